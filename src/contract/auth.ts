@@ -1,0 +1,75 @@
+import * as z from 'zod/mini';
+
+/** spec (part 1, section 5): login and reset messages, word for word. */
+export const authMessages = {
+  invalidEmail: 'Please enter a valid email address',
+  passwordTooShort: 'Password must be at least 6 characters',
+  passwordsDontMatch: "Passwords don't match",
+  noUserFound: 'No user found with that email address',
+} as const;
+
+/** spec: "Password minimum: 6 characters." */
+export const passwordMinLength = 6;
+
+export const email = z.email(authMessages.invalidEmail);
+export const password = z.string().check(z.minLength(passwordMinLength, authMessages.passwordTooShort));
+
+export const LoginRequest = z.object({ email, password: z.string().check(z.minLength(1)) });
+export type LoginRequest = z.infer<typeof LoginRequest>;
+
+/** The login form checks the password length too (spec), the server only that one was given. */
+export const LoginForm = z.object({ email, password });
+
+export const OrgRef = z.object({ id: z.number(), name: z.string() });
+export type OrgRef = z.infer<typeof OrgRef>;
+
+/** spec (part 1, section 3, User): id, email, name, globalPermission, orgs. */
+export const Me = z.object({
+  id: z.number(),
+  email: z.string(),
+  name: z.string(),
+  globalPermission: z.boolean(),
+  orgs: z.array(OrgRef),
+});
+export type Me = z.infer<typeof Me>;
+
+export const LoginResponse = z.object({ access_token: z.string(), me: Me });
+export type LoginResponse = z.infer<typeof LoginResponse>;
+
+/** spec: POST /api/auth/otp body email, redirect ('/portal'). Redirect must stay on our site. */
+export const redirectPath = z.string().check(
+  z.maxLength(500),
+  z.refine((v) => v.startsWith('/') && !v.startsWith('//') && !v.includes('\\'), 'Redirect must be a local path'),
+);
+export const OtpRequest = z.object({ email, redirect: z.optional(redirectPath) });
+export type OtpRequest = z.infer<typeof OtpRequest>;
+
+/** The magic link's landing exchanges its one-time token for a session. */
+export const OtpVerifyRequest = z.object({ token: z.string().check(z.minLength(16), z.maxLength(200)) });
+export const OtpVerifyResponse = z.extend(LoginResponse, { redirect: z.string() });
+export type OtpVerifyResponse = z.infer<typeof OtpVerifyResponse>;
+
+export const ForgotRequest = z.object({ email });
+export const ResetRequest = z.object({ token: z.string().check(z.minLength(16), z.maxLength(200)), password });
+export type ResetRequest = z.infer<typeof ResetRequest>;
+
+/** spec: "Reset: both passwords need at least 6 characters and must match". Client only. */
+export const ResetForm = z
+  .object({ password, confirmPassword: password })
+  .check(
+    z.refine((v) => v.password === v.confirmPassword, {
+      message: authMessages.passwordsDontMatch,
+      path: ['confirmPassword'],
+    }),
+  );
+
+/** The claims of our access tokens (JWT). `kind` separates staff sessions from donor sessions. */
+export const TokenClaims = z.object({
+  sub: z.string(),
+  exp: z.number(),
+  kind: z.optional(z.enum(['staff', 'donor'])),
+});
+export type TokenClaims = z.infer<typeof TokenClaims>;
+
+export const MessageResponse = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof MessageResponse>;

@@ -1,0 +1,4 @@
+export * from './access.ts';
+export * from './auth.ts';
+export * from './categories.ts';
+export * from './organization.ts';

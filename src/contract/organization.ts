@@ -1,0 +1,177 @@
+import * as z from 'zod/mini';
+import { permissionLevels } from './access.ts';
+
+/** spec (part 1, section 3): types non-profit and edu-pto; countries US and CA. */
+export const organizationTypes = [
+  { value: 'non-profit', label: 'Nonprofit' },
+  { value: 'edu-pto', label: 'Gradeschool or PTA' },
+] as const;
+export const OrganizationType = z.enum(['non-profit', 'edu-pto', 'chapter']);
+export const countries = ['US', 'CA'] as const;
+
+export const Address = z.object({
+  id: z.nullable(z.number()),
+  street: z.string(),
+  street2: z.nullable(z.string()),
+  city: z.string(),
+  state: z.nullable(z.string()),
+  zip: z.nullable(z.string()),
+  country: z.string(),
+});
+export type Address = z.infer<typeof Address>;
+
+export const OrgUser = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  level: z.enum(permissionLevels),
+});
+
+export const Document = z.object({ id: z.number(), name: z.string(), file: z.string(), uploaded_date: z.string() });
+
+export const ShadowedPermission = z.object({
+  user: z.object({ id: z.number(), name: z.string(), email: z.string() }),
+  level: z.enum(permissionLevels),
+  /** The ancestor organization the level is held on. */
+  organization_id: z.number(),
+});
+
+/**
+ * spec (part 1, section 3, Organization). Every field of the portal-side record; the defaults the
+ * browser shows before it is loaded are `emptyOrganization` below.
+ */
+export const Organization = z.object({
+  id: z.number(),
+  name: z.string(),
+  type: z.string(),
+  ein: z.string(),
+  url: z.string(),
+  phone: z.string(),
+  fax: z.string(),
+  stripe_customer_id: z.string(),
+  cancelled_at: z.string(),
+  cancel_reason: z.string(),
+  public_key: z.string(),
+  country: z.string(),
+  plan: z.string(),
+  is_premium: z.union([z.boolean(), z.literal('parent')]),
+  is_twofold_client: z.boolean(),
+  rule_show_billing: z.boolean(),
+  rule_deactivated: z.boolean(),
+  rule_invoiced: z.boolean(),
+  complete: z.boolean(),
+  default_contract: z.boolean(),
+  fetched_details: z.boolean(),
+  address_id: z.nullable(z.number()),
+  creator_id: z.nullable(z.number()),
+  client_id: z.nullable(z.number()),
+  parent_id: z.nullable(z.number()),
+  mission: z.nullable(z.string()),
+  /** Write-only: the server never returns it; `has_private_key` says whether one is stored. */
+  private_key: z.null(),
+  has_private_key: z.boolean(),
+  file_w9: z.nullable(z.string()),
+  file_irs: z.nullable(z.string()),
+  file_logo: z.nullable(z.string()),
+  api_keys: z.array(z.unknown()),
+  documents: z.array(Document),
+  category_id_array: z.array(z.number()),
+  user_permissions: z.array(z.unknown()),
+  webhooks: z.array(z.unknown()),
+  active_integrations: z.array(z.unknown()),
+  users: z.array(OrgUser),
+  address: z.union([Address, z.object({})]),
+  notify_contact: z.object({
+    name: z.optional(z.string()),
+    email: z.optional(z.string()),
+    phone: z.optional(z.string()),
+  }),
+  children: z.record(z.string(), z.object({ id: z.number(), name: z.string() })),
+  email_who: z.enum(['all', 'company']),
+  email_min: z.number(),
+  donate_url: z.nullable(z.string()),
+  custom: z.record(z.string(), z.unknown()),
+  onboarded: z.nullable(z.string()),
+  needed: z.array(z.string()),
+  shadowedPermissions: z.array(ShadowedPermission),
+});
+export type Organization = z.infer<typeof Organization>;
+
+/** A row of a list or search of organizations. */
+export const OrganizationSummary = z.object({
+  id: z.number(),
+  name: z.string(),
+  parent_id: z.nullable(z.number()),
+  file_logo: z.nullable(z.string()),
+});
+export type OrganizationSummary = z.infer<typeof OrganizationSummary>;
+
+/** GET /api/organization/{id} */
+export const OrganizationResponse = z.object({
+  organization: Organization,
+  /** The organization itself and its chapters, all of which the caller may reach. */
+  accessibleOrganizations: z.array(OrganizationSummary),
+  /** The caller's effective level on this organization (super users: admin). */
+  level: z.enum(permissionLevels),
+});
+export type OrganizationResponse = z.infer<typeof OrganizationResponse>;
+
+/** GET /api/search/organization?term= */
+export const OrganizationSearchQuery = z.object({ term: z.optional(z.string().check(z.maxLength(200))) });
+export const OrganizationSearchResponse = z.object({ organizations: z.array(OrganizationSummary) });
+export type OrganizationSearchResponse = z.infer<typeof OrganizationSearchResponse>;
+
+/** spec: "Organization not found: 'Organization with id {id} not found'." */
+export const organizationNotFound = (id: number | string) => `Organization with id ${id} not found`;
+
+/** spec (part 1, section 3): the defaults before the organization is loaded. */
+export const emptyOrganization: Omit<Organization, 'id'> & { id: number | null } = {
+  id: null,
+  name: '',
+  type: '',
+  ein: '',
+  url: '',
+  phone: '',
+  fax: '',
+  stripe_customer_id: '',
+  cancelled_at: '',
+  cancel_reason: '',
+  public_key: '',
+  country: '',
+  plan: '',
+  is_premium: false,
+  is_twofold_client: false,
+  rule_show_billing: false,
+  rule_deactivated: false,
+  rule_invoiced: false,
+  complete: false,
+  default_contract: false,
+  fetched_details: false,
+  address_id: null,
+  creator_id: null,
+  client_id: null,
+  parent_id: null,
+  mission: null,
+  private_key: null,
+  has_private_key: false,
+  file_w9: null,
+  file_irs: null,
+  file_logo: null,
+  api_keys: [],
+  documents: [],
+  category_id_array: [],
+  user_permissions: [],
+  webhooks: [],
+  active_integrations: [],
+  users: [],
+  address: {},
+  notify_contact: {},
+  children: {},
+  email_who: 'all',
+  email_min: 0,
+  donate_url: null,
+  custom: {},
+  onboarded: null,
+  needed: [],
+  shadowedPermissions: [],
+};
