@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Two projects: client logic (no DOM; browser behaviour is tested in Chromium by
+ * @web/test-runner and Playwright) and the server suites. The server suites read TEST_DB
+ * (pglite, the default, or postgres with DATABASE_URL); scripts/test.sh runs them on both.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'client',
+          include: ['src/**/*.test.ts', 'elements/**/*.test.ts', 'demo/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          include: ['server/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // PGlite is one in-process WASM database per test file; two cores, so keep it modest.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
