@@ -1,0 +1,51 @@
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 8799);
+const baseURL = `http://localhost:${port}`;
+
+/**
+ * End-to-end journeys through the built portal against the real server, on a fresh PGlite
+ * database seeded with the demo data. Debian's chromium: playwright cannot download browsers here.
+ */
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+    trace: 'off',
+  },
+  webServer: {
+    command: 'rm -rf .tmp/e2e-data && node --import tsx server/main.ts',
+    url: `${baseURL}/portal/login`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      DATA_DIR: '.tmp/e2e-data',
+      PUBLIC_URL: baseURL,
+      SEED_DEMO: 'true',
+      LOG_REQUESTS: 'false',
+      SMTP_URL: '',
+      DATABASE_URL: '',
+    },
+  },
+});

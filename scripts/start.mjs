@@ -1,0 +1,43 @@
+// `npm start`: build the portal and element bundles when they are missing or older than their
+// sources, then run the server (API + portal + elements on one port, PGlite under ./data,
+// migrated and seeded with demo data on first start).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const stamp = join(root, 'dist', '.build-stamp');
+const sources = ['src', 'elements', 'demo', 'dist-config', 'vite.config.ts', 'package-lock.json'];
+
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let latest = 0;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules') continue;
+    latest = Math.max(latest, newest(join(path, entry)));
+  }
+  return latest;
+}
+
+if (!existsSync(join(root, 'node_modules'))) {
+  console.error('The npm packages are not installed. Run: npm install && npm start');
+  process.exit(1);
+}
+
+const builtAt = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
+const sourcesAt = Math.max(...sources.map((s) => newest(join(root, s))));
+if (sourcesAt > builtAt) {
+  console.log('Building the portal and the element bundles...');
+  const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts')], {
+  cwd: root,
+  stdio: 'inherit',
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The whole suite, as CI runs it: type-check, lint, unit and server tests (PGlite, and
+# PostgreSQL where one answers), the element bundles in Chromium, and end-to-end journeys
+# through the built portal against the real server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  step "Installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund
+fi
+
+step "Chromium for the browser tests"
+bash scripts/ensure-chromium.sh
+
+step "Type-check"
+npx tsc -p .
+
+step "Lint (Biome, zero warnings)"
+npx biome check --error-on-warnings .
+
+step "Unit and server tests on PGlite"
+TEST_DB=pglite npx vitest run
+
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
+if node scripts/pg-available.mjs; then
+  step "Server tests on PostgreSQL (${DATABASE_URL%%@*}@…)"
+  TEST_DB=postgres npx vitest run --project server
+else
+  step "PostgreSQL did not answer at DATABASE_URL: the server suites ran on PGlite only"
+fi
+unset DATABASE_URL
+
+step "Build the portal and the element bundles"
+npm run build
+
+step "Element bundles in Chromium (@web/test-runner)"
+npx web-test-runner
+
+step "End-to-end journeys (Playwright, Debian chromium, real server)"
+npx playwright test
+
+step "All test stages passed"
