@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { expectNoAxeViolations, signIn } from './support.ts';
+
+test('the guard sends visitors to sign in and then back where they were going', async ({ page }) => {
+  await page.goto('/portal/organization-details?tab=users');
+  await expect(page).toHaveURL(/\/portal\/login/);
+  await page.getByLabel('Email').fill('admin@twofold.test');
+  await page.getByLabel('Password', { exact: true }).fill('twofold-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/portal\/organization-details\?tab=users$/);
+});
+
+test('logout clears the session and the guard keeps the portal closed', async ({ page }) => {
+  await signIn(page, 'writer@twofold.test');
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page.getByText('Logged out')).toBeVisible();
+  await expect(page.getByText('You have been successfully logged out.')).toBeVisible();
+  await expect(page).toHaveURL(/\/portal\/login$/);
+  expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull();
+  await page.goto('/portal');
+  await expect(page).toHaveURL(/\/portal\/login/);
+});
+
+test('a user of two organizations switches between them with the dropdown', async ({ page }) => {
+  await signIn(page, 'admin@twofold.test');
+  const picker = page.getByRole('combobox', { name: /organization/i });
+  await expect(picker).toBeVisible();
+  await picker.selectOption({ label: 'Maple Street PTA' });
+  const sidebar = page.getByRole('navigation');
+  await expect(sidebar.getByText('Maple Street PTA', { exact: true })).toBeVisible();
+  await page.reload();
+  await expect(sidebar.getByText('Maple Street PTA', { exact: true })).toBeVisible();
+});
+
+test('a super user searches for any organization and switches to it', async ({ page }) => {
+  await signIn(page, 'super@twofold.test');
+  const search = page.getByRole('combobox', { name: /organization/i });
+  await search.fill('M');
+  // spec: suggestions open from 2 characters.
+  await expect(page.getByRole('listbox')).toBeHidden();
+  await search.fill('Ma');
+  await page.getByRole('option', { name: 'Maple Street PTA' }).click();
+  await expect(page.getByText('Organization Selected')).toBeVisible();
+  const sidebar = page.getByRole('navigation');
+  await expect(sidebar.getByText('Maple Street PTA', { exact: true })).toBeVisible();
+  await expect(sidebar.getByText(/ID: \d+/)).toBeVisible();
+
+  await search.fill('chap');
+  await page.getByRole('option', { name: /Riverside/ }).click();
+  await expect(sidebar.getByText(/Riverside/)).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
+test('the sidebar collapses to icons and its Companies entry opens a new tab', async ({ page }) => {
+  await signIn(page, 'reader@twofold.test');
+  const companies = page.getByRole('link', { name: 'Companies' });
+  await expect(companies).toHaveAttribute('target', '_blank');
+  const toggle = page.getByRole('button', { name: /collapse|expand/i });
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+});
