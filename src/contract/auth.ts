@@ -39,7 +39,10 @@ export type LoginResponse = z.infer<typeof LoginResponse>;
 /** spec: POST /api/auth/otp body email, redirect ('/portal'). Redirect must stay on our site. */
 export const redirectPath = z.string().check(
   z.maxLength(500),
-  z.refine((v) => v.startsWith('/') && !v.startsWith('//') && !v.includes('\\'), 'Redirect must be a local path'),
+  z.refine(
+    (v) => v.startsWith('/') && !v.startsWith('//') && !v.includes('\\'),
+    'Redirect must be a local path',
+  ),
 );
 export const OtpRequest = z.object({ email, redirect: z.optional(redirectPath) });
 export type OtpRequest = z.infer<typeof OtpRequest>;
@@ -50,18 +53,19 @@ export const OtpVerifyResponse = z.extend(LoginResponse, { redirect: z.string() 
 export type OtpVerifyResponse = z.infer<typeof OtpVerifyResponse>;
 
 export const ForgotRequest = z.object({ email });
-export const ResetRequest = z.object({ token: z.string().check(z.minLength(16), z.maxLength(200)), password });
+export const ResetRequest = z.object({
+  token: z.string().check(z.minLength(16), z.maxLength(200)),
+  password,
+});
 export type ResetRequest = z.infer<typeof ResetRequest>;
 
 /** spec: "Reset: both passwords need at least 6 characters and must match". Client only. */
-export const ResetForm = z
-  .object({ password, confirmPassword: password })
-  .check(
-    z.refine((v) => v.password === v.confirmPassword, {
-      message: authMessages.passwordsDontMatch,
-      path: ['confirmPassword'],
-    }),
-  );
+export const ResetForm = z.object({ password, confirmPassword: password }).check(
+  z.refine((v) => v.password === v.confirmPassword, {
+    message: authMessages.passwordsDontMatch,
+    path: ['confirmPassword'],
+  }),
+);
 
 /** The claims of our access tokens (JWT). `kind` separates staff sessions from donor sessions. */
 export const TokenClaims = z.object({

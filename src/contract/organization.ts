@@ -27,7 +27,12 @@ export const OrgUser = z.object({
   level: z.enum(permissionLevels),
 });
 
-export const Document = z.object({ id: z.number(), name: z.string(), file: z.string(), uploaded_date: z.string() });
+export const Document = z.object({
+  id: z.number(),
+  name: z.string(),
+  file: z.string(),
+  uploaded_date: z.string(),
+});
 
 export const ShadowedPermission = z.object({
   user: z.object({ id: z.number(), name: z.string(), email: z.string() }),
