@@ -1,0 +1,60 @@
+import {
+  LoginResponse,
+  Me,
+  MessageResponse,
+  type OtpRequest,
+  OtpVerifyResponse,
+  type ResetRequest,
+} from '../contract/index.ts';
+import { request, send } from './client.ts';
+
+/** spec (part 1, section 8, Access): a login answer without a token. */
+export const noTokenMessage = 'Authentication failed: No token received';
+
+/** POST /api/auth/login. No token is sent, so a 401 is "wrong email or password", not an expired session. */
+export async function login(email: string, password: string): Promise<LoginResponse> {
+  const body = await send('api/auth/login', {
+    method: 'post',
+    json: { email, password },
+    authenticated: false,
+  });
+  if (!body || typeof body !== 'object' || !('access_token' in body) || !body.access_token) {
+    throw new Error(noTokenMessage);
+  }
+  const parsed = LoginResponse.safeParse(body);
+  if (!parsed.success) throw new Error('The server sent an unexpected response.');
+  return parsed.data;
+}
+
+/** POST /api/auth/otp: emails a one-time sign-in link. */
+export function otp(input: OtpRequest): Promise<MessageResponse> {
+  return request(MessageResponse, 'api/auth/otp', { method: 'post', json: input, authenticated: false });
+}
+
+/** POST /api/auth/otp/verify: exchanges the link's token for a session. */
+export function otpVerify(token: string): Promise<OtpVerifyResponse> {
+  return request(OtpVerifyResponse, 'api/auth/otp/verify', {
+    method: 'post',
+    json: { token },
+    authenticated: false,
+  });
+}
+
+/** POST /api/auth/forgot */
+export function forgot(email: string): Promise<MessageResponse> {
+  return request(MessageResponse, 'api/auth/forgot', {
+    method: 'post',
+    json: { email },
+    authenticated: false,
+  });
+}
+
+/** POST /api/auth/reset */
+export function reset(input: ResetRequest): Promise<MessageResponse> {
+  return request(MessageResponse, 'api/auth/reset', { method: 'post', json: input, authenticated: false });
+}
+
+/** GET /api/common: the signed-in user. */
+export function common(): Promise<Me> {
+  return request(Me, 'api/common');
+}

@@ -1,0 +1,122 @@
+import { computed, signal } from '@preact/signals-react';
+import { ApiError, errorMessage } from '../api/client.ts';
+import { getOrganization, searchOrganizations } from '../api/organization.ts';
+import type { Organization, OrganizationSummary, OrgRef, PermissionLevel } from '../contract/index.ts';
+import { reloadPage } from './navigation.ts';
+import { user } from './session.ts';
+import { readStored, removeStored, storageKeys, writeStored } from './storage.ts';
+import { toast } from './toasts.ts';
+
+interface OrganizationState {
+  /** Whose selection this is: a different user signing in starts afresh. */
+  userId: number | null;
+  organization: Organization | null;
+  accessible: OrganizationSummary[];
+  level: PermissionLevel | null;
+  loading: boolean;
+}
+
+const empty: OrganizationState = {
+  userId: null,
+  organization: null,
+  accessible: [],
+  level: null,
+  loading: false,
+};
+const state = signal<OrganizationState>(empty);
+
+function mine(): OrganizationState {
+  const s = state.value;
+  return s.userId !== null && s.userId === user.value?.id ? s : empty;
+}
+
+/** The organization the portal is working on, or null. */
+export const currentOrganization = computed(() => mine().organization);
+/** It and its chapters: what the caller may reach from it. */
+export const accessibleOrganizations = computed(() => mine().accessible);
+/** The caller's effective level on the current organization. */
+export const currentLevel = computed(() => mine().level);
+export const organizationLoading = computed(() => mine().loading);
+
+/** Every organization the user is known to reach: their own (me.orgs) and the current one's chapters, by name. */
+export const knownOrganizations = computed<OrgRef[]>(() => {
+  const byId = new Map<number, OrgRef>();
+  for (const o of user.value?.orgs ?? []) byId.set(o.id, { id: o.id, name: o.name });
+  for (const o of accessibleOrganizations.value) byId.set(o.id, { id: o.id, name: o.name });
+  return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name));
+});
+
+export type SelectionSource = 'user' | 'stored' | 'auto';
+
+let latest = 0;
+
+/**
+ * spec (part 1, section 4, Current organization): "Selecting an organization loads it and its
+ * accessible organizations. Super users get the toast 'Organization Selected'. If loading fails,
+ * the stored ids are cleared and the page reloads."
+ * An automatic first pick that fails is reported instead of reloading, so a reload can never loop.
+ */
+export async function selectOrganization(id: number, source: SelectionSource = 'user'): Promise<void> {
+  const me = user.value;
+  if (!me) return;
+  const ticket = ++latest;
+  state.value = { ...mine(), userId: me.id, loading: true };
+  try {
+    const result = await getOrganization(id);
+    if (ticket !== latest || user.value?.id !== me.id) return;
+    state.value = {
+      userId: me.id,
+      organization: result.organization,
+      accessible: result.accessibleOrganizations,
+      level: result.level,
+      loading: false,
+    };
+    writeStored(storageKeys.currentOrganizationId, String(result.organization.id));
+    if (me.globalPermission && source === 'user') {
+      toast({ title: 'Organization Selected', description: result.organization.name });
+    }
+  } catch (error) {
+    if (ticket !== latest) return;
+    state.value = { ...mine(), userId: me.id, loading: false };
+    // The API client already signed the user out on a 401.
+    if (error instanceof ApiError && error.status === 401) return;
+    removeStored(storageKeys.currentOrganizationId);
+    removeStored(storageKeys.orgs);
+    if (source === 'auto')
+      toast({ title: 'Error', description: errorMessage(error), variant: 'destructive' });
+    else reloadPage();
+  }
+}
+
+function storedOrganizationId(): number | null {
+  const raw = readStored(storageKeys.currentOrganizationId);
+  if (!raw || !/^\d+$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/**
+ * spec: "On start, if none is set, the stored id is used. Otherwise, for non-super users,
+ * organizations are searched with an empty term and the first is selected. If none is found,
+ * the stored id is cleared." Super users without a stored id pick one themselves.
+ */
+export async function startOrganization(): Promise<void> {
+  const me = user.value;
+  if (!me) return;
+  const s = mine();
+  if (s.organization || s.loading) return;
+  const stored = storedOrganizationId();
+  if (stored !== null) return selectOrganization(stored, 'stored');
+  if (me.globalPermission) return;
+  let first: { id: number } | undefined;
+  try {
+    first = (await searchOrganizations(''))[0];
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return;
+    // Same fallback as the picker: the organizations the sign-in told us about.
+    first = me.orgs[0];
+  }
+  if (user.value?.id !== me.id || mine().organization) return;
+  if (first) return selectOrganization(first.id, 'auto');
+  removeStored(storageKeys.currentOrganizationId);
+}

@@ -1,0 +1,68 @@
+import { signal } from '@preact/signals-react';
+
+/** spec (part 1, section 9): "Only one toast is visible at a time." "The default toast duration is 5000 ms." */
+export const toastLimit = 1;
+export const defaultToastDuration = 5000;
+
+export type ToastVariant = 'default' | 'destructive';
+
+export interface Toast {
+  id: number;
+  title?: string;
+  description?: string;
+  variant: ToastVariant;
+  duration: number;
+}
+
+export interface ToastInput {
+  title?: string;
+  description?: string;
+  variant?: ToastVariant;
+  /** Milliseconds before it goes away on its own; Infinity keeps it until dismissed. */
+  duration?: number;
+}
+
+/** The visible toasts, newest first (never more than `toastLimit`). */
+export const toasts = signal<readonly Toast[]>([]);
+
+let nextId = 1;
+const timers = new Map<number, ReturnType<typeof setTimeout>>();
+
+/** Show a toast; it replaces the one showing. Returns its id. */
+export function toast(input: ToastInput): number {
+  const id = nextId++;
+  const entry: Toast = {
+    id,
+    title: input.title,
+    description: input.description,
+    variant: input.variant ?? 'default',
+    duration: input.duration ?? defaultToastDuration,
+  };
+  const kept = [entry, ...toasts.value].slice(0, toastLimit);
+  for (const old of toasts.value) if (!kept.includes(old)) clearTimer(old.id);
+  toasts.value = kept;
+  if (Number.isFinite(entry.duration)) {
+    timers.set(
+      id,
+      setTimeout(() => dismissToast(id), entry.duration),
+    );
+  }
+  return id;
+}
+
+/** Remove one toast (its close button), or all of them without an id. */
+export function dismissToast(id?: number): void {
+  if (id === undefined) {
+    for (const t of toasts.value) clearTimer(t.id);
+    toasts.value = [];
+    return;
+  }
+  clearTimer(id);
+  toasts.value = toasts.value.filter((t) => t.id !== id);
+}
+
+function clearTimer(id: number): void {
+  const timer = timers.get(id);
+  if (timer !== undefined) clearTimeout(timer);
+  timers.delete(id);
+}
