@@ -1,0 +1,104 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { secureHeaders } from 'hono/secure-headers';
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import { HttpError, httpMessages } from './http/errors.ts';
+import { consoleLogger, type Logger } from './http/logger.ts';
+import type { AnyRoute, AppEnv, Deps } from './http/route.ts';
+import { mountRoutes } from './http/router.ts';
+import { mountStatic } from './http/static.ts';
+import { devMailbox } from './mail/dev-mailbox.ts';
+import { routes as apiRoutes } from './routes.ts';
+
+export { routes } from './routes.ts';
+
+export const defaultDistDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+
+export type AppOptions = {
+  config: Config;
+  db: Db;
+  logger?: Logger;
+  /** The build output (portal, assets, element bundles); defaults to the repository's dist/. */
+  distDir?: string;
+  /** The route table; defaults to the API's. Tests may mount extra routes. */
+  routes?: readonly AnyRoute[];
+};
+
+const maxBodyBytes = 1024 * 1024;
+
+/** Composes the API, the dev mailbox and the static portal into one Hono app. */
+export function createApp(options: AppOptions) {
+  const { config, db } = options;
+  const logger = options.logger ?? consoleLogger;
+  const routes = options.routes ?? apiRoutes;
+  const deps: Deps = { db, config, logger };
+  const app = new Hono<AppEnv>();
+
+  if (config.logRequests) {
+    // Path only: query strings can carry tokens. Never bodies or headers.
+    app.use(async (c, next) => {
+      const started = performance.now();
+      await next();
+      logger.info(
+        `${c.req.method} ${c.req.path} ${c.res.status} ${Math.round(performance.now() - started)}ms`,
+      );
+    });
+  }
+
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // React and the elements set style attributes; no inline scripts are allowed.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+      xFrameOptions: 'DENY',
+      // The element bundles are embedded by other sites; static.ts opens them up explicitly.
+      crossOriginResourcePolicy: false,
+    }),
+  );
+
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) => c.json({ message: httpMessages.bodyTooLarge }, 413),
+    }),
+  );
+
+  mountRoutes(app, routes, deps);
+
+  if (!config.smtpUrl) app.route('/dev/mailbox', devMailbox(db));
+
+  mountStatic(app, options.distDir ?? defaultDistDir);
+
+  app.notFound((c) => c.json({ message: httpMessages.notFound }, 404));
+
+  app.onError((error, c) => {
+    if (error instanceof HttpError) {
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      return c.json({ message: error.message }, error.status);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json({ message: error.message || httpMessages.notFound }, error.status);
+    }
+    logger.error(`${c.req.method} ${c.req.path} failed`, error);
+    return c.json({ message: httpMessages.internal }, 500);
+  });
+
+  return { app, routes };
+}
+
+export type App = ReturnType<typeof createApp>['app'];

@@ -1,0 +1,212 @@
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const timestamps = {
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updated_at: timestamp('updated_at', { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date()),
+};
+
+/** Staff accounts. Emails are stored lowercased; the unique index is on lower(email) as a guard. */
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name'),
+    /** argon2id; null until the user sets a password (invited users sign in by magic link). */
+    password_hash: text('password_hash'),
+    /** spec: super users ("a global permission") may act on any organization. */
+    global_permission: boolean('global_permission').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_unique').on(sql`lower(${t.email})`),
+    check('users_email_lowercase', sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+export const addresses = pgTable('addresses', {
+  id: serial('id').primaryKey(),
+  street: text('street').notNull(),
+  street2: text('street2'),
+  city: text('city').notNull(),
+  state: text('state'),
+  zip: text('zip'),
+  country: text('country').notNull(),
+  ...timestamps,
+});
+
+/** spec (part 1, section 3, Organization): every stored field of the portal-side record. */
+export const organizations = pgTable(
+  'organizations',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    /** non-profit, edu-pto or chapter. */
+    type: text('type').notNull().default(''),
+    ein: text('ein'),
+    url: text('url'),
+    phone: text('phone'),
+    fax: text('fax'),
+    mission: text('mission'),
+    country: text('country'),
+    plan: text('plan'),
+    /** spec: "is_premium (it may also hold the value 'parent')": 'true', 'false' or 'parent'. */
+    is_premium: text('is_premium').notNull().default('false'),
+    is_twofold_client: boolean('is_twofold_client').notNull().default(false),
+    rule_show_billing: boolean('rule_show_billing').notNull().default(false),
+    rule_deactivated: boolean('rule_deactivated').notNull().default(false),
+    rule_invoiced: boolean('rule_invoiced').notNull().default(false),
+    complete: boolean('complete').notNull().default(false),
+    default_contract: boolean('default_contract').notNull().default(false),
+    fetched_details: boolean('fetched_details').notNull().default(false),
+    /** Chapters point at their parent organization. */
+    parent_id: integer('parent_id').references((): AnyPgColumn => organizations.id, { onDelete: 'set null' }),
+    address_id: integer('address_id').references(() => addresses.id, { onDelete: 'set null' }),
+    creator_id: integer('creator_id').references(() => users.id, { onDelete: 'set null' }),
+    client_id: integer('client_id'),
+    stripe_customer_id: text('stripe_customer_id'),
+    cancelled_at: timestamp('cancelled_at', { withTimezone: true }),
+    cancel_reason: text('cancel_reason'),
+    public_key: text('public_key'),
+    /** Write-only: never returned by the API. */
+    private_key_encrypted: text('private_key_encrypted'),
+    file_w9: text('file_w9'),
+    file_irs: text('file_irs'),
+    file_logo: text('file_logo'),
+    /** spec: 'all' (default) or 'company' (only donors who entered an employer are emailed). */
+    email_who: text('email_who').notNull().default('all'),
+    email_min: integer('email_min').notNull().default(0),
+    donate_url: text('donate_url'),
+    custom: jsonb('custom').$type<Record<string, unknown>>().notNull().default({}),
+    onboarded: timestamp('onboarded', { withTimezone: true }),
+    needed: jsonb('needed').$type<string[]>().notNull().default([]),
+    notify_contact: jsonb('notify_contact')
+      .$type<{ name?: string; email?: string; phone?: string }>()
+      .notNull()
+      .default({}),
+    ...timestamps,
+  },
+  (t) => [
+    index('organizations_parent_id_idx').on(t.parent_id),
+    index('organizations_name_lower_idx').on(sql`lower(${t.name})`),
+    check('organizations_is_premium_values', sql`${t.is_premium} in ('true', 'false', 'parent')`),
+    check('organizations_email_who_values', sql`${t.email_who} in ('all', 'company')`),
+    check('organizations_not_own_parent', sql`${t.parent_id} is null or ${t.parent_id} <> ${t.id}`),
+  ],
+);
+
+/** spec (both documents, section 3): the category catalogue; ids are the spec's. */
+export const categories = pgTable('categories', {
+  id: integer('id').primaryKey(),
+  name: text('name').notNull(),
+});
+
+export const organizationCategories = pgTable(
+  'organization_categories',
+  {
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    category_id: integer('category_id')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.organization_id, t.category_id] })],
+);
+
+/** A user's level on one organization (it also applies to the organization's chapters). */
+export const permissions = pgTable(
+  'permissions',
+  {
+    id: serial('id').primaryKey(),
+    org_id: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    level: text('level').$type<'read' | 'write' | 'admin'>().notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('permissions_org_user_unique').on(t.org_id, t.user_id),
+    index('permissions_user_id_idx').on(t.user_id),
+    check('permissions_level_values', sql`${t.level} in ('read', 'write', 'admin')`),
+  ],
+);
+
+export const tokenPurposes = ['magic_link', 'password_reset', 'set_password'] as const;
+export type TokenPurpose = (typeof tokenPurposes)[number];
+
+/**
+ * One-time tokens (magic links, password resets, invitations). Only the SHA-256 of the token is
+ * stored; the token itself exists only in the email that carries it.
+ */
+export const oneTimeTokens = pgTable(
+  'one_time_tokens',
+  {
+    id: serial('id').primaryKey(),
+    purpose: text('purpose').$type<TokenPurpose>().notNull(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    token_hash: text('token_hash').notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('one_time_tokens_hash_unique').on(t.token_hash),
+    index('one_time_tokens_user_purpose_idx').on(t.user_id, t.purpose),
+    check(
+      'one_time_tokens_purpose_values',
+      sql`${t.purpose} in ('magic_link', 'password_reset', 'set_password')`,
+    ),
+  ],
+);
+
+export const outboxStatuses = ['pending', 'sent', 'failed'] as const;
+export type OutboxStatus = (typeof outboxStatuses)[number];
+
+/**
+ * Outgoing mail, written in the same transaction as the change that causes it and delivered by
+ * the mail worker, so a crash between the two loses nothing.
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: serial('id').primaryKey(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text').notNull(),
+    status: text('status').$type<OutboxStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    last_error: text('last_error'),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sent_at: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('outbox_due_idx').on(t.status, t.next_attempt_at),
+    check('outbox_status_values', sql`${t.status} in ('pending', 'sent', 'failed')`),
+  ],
+);

@@ -1,0 +1,109 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type * as core from 'zod/v4/core';
+import type { Capability, PermissionLevel } from '../../src/contract/access.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { Logger } from './logger.ts';
+
+/** The signed-in staff member a request acts for. */
+export type AuthUser = {
+  id: number;
+  email: string;
+  name: string | null;
+  globalPermission: boolean;
+};
+
+/** What every handler may use: the app's collaborators, handed in by `createApp`. */
+export type Deps = {
+  db: Db;
+  config: Config;
+  logger: Logger;
+};
+
+export type AppEnv = {
+  Variables: {
+    user: AuthUser | undefined;
+    input: RouteInput<unknown, unknown, unknown>;
+    level: PermissionLevel | undefined;
+  };
+};
+
+export type RouteInput<P, Q, B> = { params: P; query: Q; body: B };
+
+/**
+ * What a route requires of its caller (the contract's `RouteAccess`, with the server's part:
+ * how an organization-scoped route finds its organization id in the validated input).
+ */
+export type ServerRouteAccess<P, Q, B> =
+  | 'anonymous'
+  | 'authenticated'
+  | 'donor'
+  | 'super'
+  | {
+      level: PermissionLevel;
+      capability?: Capability;
+      org: (input: RouteInput<P, Q, B>) => number;
+    };
+
+type UserFor<A> = A extends 'anonymous' ? AuthUser | undefined : A extends 'donor' ? undefined : AuthUser;
+type LevelFor<A> = A extends { level: PermissionLevel } ? PermissionLevel : undefined;
+
+export type RouteContext<P, Q, B, A> = RouteInput<P, Q, B> & {
+  user: UserFor<A>;
+  /** The caller's effective level on the route's organization (organization-scoped routes). */
+  level: LevelFor<A>;
+  deps: Deps;
+  /** The client address used for rate limits and audit. */
+  ip: string;
+  c: Context<AppEnv>;
+};
+
+/** Rate limits on a route: per client address, and per email address when `email` finds one. */
+export type RouteRateLimit<P, Q, B> = {
+  /** Routes naming the same bucket share their counts (e.g. the GET and POST forms of a call). */
+  bucket?: string;
+  email?: (input: RouteInput<P, Q, B>) => string | undefined;
+  /** Count only failed attempts (login): a person signing in successfully is not throttled. */
+  failuresOnly?: boolean;
+};
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export type RouteResponse = { description: string; schema?: core.$ZodType };
+
+export type RouteDefinition<P = unknown, Q = unknown, B = unknown, A = ServerRouteAccess<P, Q, B>> = {
+  method: HttpMethod;
+  /** Hono path syntax: `/api/organization/:id`. */
+  path: string;
+  /** Required: who may call this route. The guard enforces it before the handler runs. */
+  access: A;
+  summary: string;
+  tags?: string[];
+  params?: core.$ZodType<P>;
+  query?: core.$ZodType<Q>;
+  body?: core.$ZodType<B>;
+  /** Documented responses by status, for the OpenAPI document. */
+  responses?: Partial<Record<number, RouteResponse>>;
+  rateLimit?: RouteRateLimit<P, Q, B>;
+  successStatus?: ContentfulStatusCode;
+  /** Returns the JSON body of the success response, or a Response of its own. */
+  handler: (ctx: RouteContext<P, Q, B, A>) => Promise<unknown>;
+};
+
+/** Any route, as the route table holds them. */
+// biome-ignore lint/suspicious/noExplicitAny: the table holds routes of every input type.
+export type AnyRoute = RouteDefinition<any, any, any, any>;
+
+/**
+ * Declares one API route. Its types flow from the schemas into the handler, and `access` must be
+ * given: a route without an access declaration does not compile.
+ */
+export function defineRoute<
+  P = Record<string, never>,
+  Q = Record<string, never>,
+  B = undefined,
+  const A extends ServerRouteAccess<P, Q, B> = ServerRouteAccess<P, Q, B>,
+>(route: RouteDefinition<P, Q, B, A>): AnyRoute {
+  return route as AnyRoute;
+}

@@ -1,0 +1,164 @@
+import { eq } from 'drizzle-orm';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { MemoryStore, rateLimiter } from 'hono-rate-limiter';
+import { atLeast } from '../../src/contract/access.ts';
+import { organizationNotFound } from '../../src/contract/organization.ts';
+import { users } from '../db/schema.ts';
+import { effectiveLevel } from '../modules/permissions/permissions.service.ts';
+import { clientIp } from './client-ip.ts';
+import { HttpError, httpMessages } from './errors.ts';
+import type { AnyRoute, AppEnv, AuthUser, Deps, RouteInput } from './route.ts';
+import { verifyAccessToken } from './session.ts';
+import { parseInput } from './validate.ts';
+
+/** Registers every route of the table on the app, each behind its rate limits, guard and validation. */
+export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRoute[], deps: Deps): void {
+  const stores = new Map<string, MemoryStore<AppEnv>>();
+  for (const route of routes) {
+    const chain: MiddlewareHandler<AppEnv>[] = [];
+    const limits = route.rateLimit ? rateLimits(route, deps, stores) : undefined;
+    if (limits) chain.push(limits.perIp);
+    chain.push(async (c, next) => {
+      if (route.access !== 'anonymous') c.set('user', await authenticate(c, deps, route.access === 'donor'));
+      c.set('input', await readInput(c, route));
+      await next();
+    });
+    if (limits?.perEmail) chain.push(limits.perEmail);
+    chain.push(async (c, next) => {
+      await guard(c, route, deps);
+      await next();
+    });
+    chain.push(async (c) => {
+      const input = c.get('input');
+      const result = await route.handler({
+        ...input,
+        user: c.get('user'),
+        level: c.get('level'),
+        deps,
+        ip: clientIp(c, deps.config.trustProxy),
+        c,
+      });
+      if (result instanceof Response) return result;
+      return c.json(result as object, route.successStatus ?? 200);
+    });
+    app.on(route.method.toUpperCase(), [route.path], ...chain);
+  }
+}
+
+async function readInput(
+  c: Context<AppEnv>,
+  route: AnyRoute,
+): Promise<RouteInput<unknown, unknown, unknown>> {
+  const params = route.params ? parseInput('params', route.params, c.req.param()) : {};
+  const query = route.query ? parseInput('query', route.query, c.req.query()) : {};
+  let body: unknown;
+  if (route.body) {
+    const type = c.req.header('content-type') ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type)) throw new HttpError(415, httpMessages.jsonRequired);
+    const text = await c.req.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new HttpError(400, httpMessages.invalidJson);
+    }
+    body = parseInput('body', route.body, json);
+  }
+  return { params, query, body };
+}
+
+/**
+ * Who is calling. A missing token and a bad one get different messages (the spec's), both 401.
+ * Donor sessions are a separate kind of token and never open staff routes (or the reverse).
+ */
+async function authenticate(c: Context<AppEnv>, deps: Deps, donor: boolean): Promise<AuthUser | undefined> {
+  const header = c.req.header('authorization') ?? '';
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) throw new HttpError(401, httpMessages.tokenNotFound);
+  const claims = await verifyAccessToken(deps.config.jwtSecret, match[1]);
+  const kind = claims?.kind ?? 'staff';
+  if (!claims || kind !== (donor ? 'donor' : 'staff')) throw new HttpError(401, httpMessages.authExpired);
+  if (donor) return undefined;
+  const id = Number(claims.sub);
+  if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647)
+    throw new HttpError(401, httpMessages.authExpired);
+  const [user] = await deps.db
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      globalPermission: users.global_permission,
+    })
+    .from(users)
+    .where(eq(users.id, id));
+  // A token outliving its user (deleted since) is as good as expired.
+  if (!user) throw new HttpError(401, httpMessages.authExpired);
+  return user;
+}
+
+/** Access beyond being signed in: super users only, or a level on the route's organization. */
+async function guard(c: Context<AppEnv>, route: AnyRoute, deps: Deps): Promise<void> {
+  const access = route.access;
+  if (typeof access === 'string') {
+    if (access === 'super' && !c.get('user')?.globalPermission)
+      throw new HttpError(403, httpMessages.forbidden);
+    return;
+  }
+  const user = c.get('user');
+  if (!user) throw new HttpError(401, httpMessages.tokenNotFound);
+  const orgId = access.org(c.get('input'));
+  const level = await effectiveLevel(deps.db, user, orgId);
+  // 404 rather than 403, so the ids of other people's organizations are not confirmed.
+  if (level === 'none') throw new HttpError(404, organizationNotFound(orgId));
+  if (!atLeast(level, access.level)) throw new HttpError(403, httpMessages.forbidden);
+  c.set('level', level);
+}
+
+/**
+ * Per-address and per-email limits for one route, counted in in-memory stores shared by the
+ * routes of one bucket (the GET and POST forms of a call share theirs). Several server processes
+ * would share hono-rate-limiter's Redis store instead.
+ */
+function rateLimits(route: AnyRoute, deps: Deps, stores: Map<string, MemoryStore<AppEnv>>) {
+  const { windowMs, perIp, perEmail } = deps.config.rateLimit;
+  const rule = route.rateLimit ?? {};
+  const name = rule.bucket ?? `${route.method} ${route.path}`;
+  const store = (kind: string) => {
+    const key = `${name} ${kind}`;
+    let found = stores.get(key);
+    if (!found) {
+      found = new MemoryStore<AppEnv>();
+      stores.set(key, found);
+    }
+    return found;
+  };
+  const common = {
+    windowMs,
+    standardHeaders: 'draft-6' as const,
+    skipSuccessfulRequests: rule.failuresOnly === true,
+    handler: (c: Context<AppEnv>) => {
+      const info = c.get('rateLimit' as never) as { resetTime?: Date } | undefined;
+      const seconds = info?.resetTime
+        ? Math.max(1, Math.ceil((info.resetTime.getTime() - Date.now()) / 1000))
+        : Math.ceil(windowMs / 1000);
+      c.header('Retry-After', String(seconds));
+      return c.json({ message: httpMessages.tooManyAttempts }, 429);
+    },
+  };
+  const perIpLimiter = rateLimiter<AppEnv>({
+    ...common,
+    limit: perIp,
+    store: store('ip'),
+    keyGenerator: (c) => `${name} ip ${clientIp(c, deps.config.trustProxy)}`,
+  });
+  const emailOf = rule.email;
+  const perEmailLimiter = emailOf
+    ? rateLimiter<AppEnv>({
+        ...common,
+        limit: perEmail,
+        store: store('email'),
+        keyGenerator: (c) => `${name} email ${emailOf(c.get('input'))?.trim().toLowerCase() ?? ''}`,
+      })
+    : undefined;
+  return { perIp: perIpLimiter, perEmail: perEmailLimiter };
+}

@@ -1,0 +1,31 @@
+import { errors, jwtVerify, SignJWT } from 'jose';
+import * as z from 'zod/mini';
+import { TokenClaims } from '../../src/contract/auth.ts';
+
+/** spec is silent on the lifetime; a working day, so staff sign in about once a day. */
+export const accessTokenLifetimeSeconds = 12 * 60 * 60;
+
+const encoder = new TextEncoder();
+
+/** Signs a staff access token (HS256) carrying the user id as `sub`, and `exp`. */
+export async function signAccessToken(secret: string, userId: number): Promise<string> {
+  return new SignJWT({ kind: 'staff' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(String(userId))
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + accessTokenLifetimeSeconds)
+    .sign(encoder.encode(secret));
+}
+
+/** The token's claims, or null when it is forged, malformed or expired. */
+export async function verifyAccessToken(secret: string, token: string): Promise<TokenClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, encoder.encode(secret), { algorithms: ['HS256'] });
+    const claims = z.safeParse(TokenClaims, payload);
+    return claims.success ? claims.data : null;
+  } catch (error) {
+    // jose throws its own errors for every kind of bad token; anything else is a real fault.
+    if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
+    throw error;
+  }
+}

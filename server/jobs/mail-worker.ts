@@ -1,0 +1,138 @@
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { outbox } from '../db/schema.ts';
+import type { Logger } from '../http/logger.ts';
+import type { MailTransport } from '../mail/transport.ts';
+
+export type MailWorkerOptions = {
+  db: Db;
+  transport: MailTransport;
+  logger: Logger;
+  /** How often to look for due mail. */
+  pollMs?: number;
+  /** Attempts before a message is marked failed. */
+  maxAttempts?: number;
+  /** First retry delay; doubles with every failed attempt. */
+  retryBaseMs?: number;
+  /** How long a claimed message is reserved for its sender before others may retry it. */
+  leaseMs?: number;
+  batchSize?: number;
+};
+
+export type MailWorker = {
+  start: () => void;
+  /** Stops polling and waits for the delivery in progress. */
+  stop: () => Promise<void>;
+  /** Delivers what is due now; returns how many messages were attempted. */
+  runOnce: () => Promise<number>;
+};
+
+/**
+ * Delivers the outbox. Each round claims due messages in a short transaction (FOR UPDATE SKIP
+ * LOCKED, so several workers never take the same one) by pushing their next attempt past a
+ * lease, then sends outside the transaction. A crash mid-send leaves the message pending; it is
+ * retried when the lease runs out. Delivery is therefore at least once.
+ */
+export function createMailWorker(options: MailWorkerOptions): MailWorker {
+  const { db, transport, logger } = options;
+  const pollMs = options.pollMs ?? 1000;
+  const maxAttempts = options.maxAttempts ?? 6;
+  const retryBaseMs = options.retryBaseMs ?? 30_000;
+  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  const batchSize = options.batchSize ?? 10;
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let stopped = true;
+
+  async function claim() {
+    return db.transaction(async (tx) => {
+      const due = await tx
+        .select({ id: outbox.id })
+        .from(outbox)
+        .where(and(eq(outbox.status, 'pending'), lte(outbox.next_attempt_at, sql`now()`)))
+        .orderBy(asc(outbox.next_attempt_at), asc(outbox.id))
+        .limit(batchSize)
+        .for('update', { skipLocked: true });
+      const claimed = [];
+      for (const { id } of due) {
+        const [row] = await tx
+          .update(outbox)
+          .set({
+            attempts: sql`${outbox.attempts} + 1`,
+            next_attempt_at: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
+          })
+          .where(eq(outbox.id, id))
+          .returning();
+        if (row) claimed.push(row);
+      }
+      return claimed;
+    });
+  }
+
+  async function deliver(): Promise<number> {
+    const claimed = await claim();
+    for (const message of claimed) {
+      try {
+        await transport.send({
+          to: message.to,
+          subject: message.subject,
+          html: message.html,
+          text: message.text,
+        });
+        await db
+          .update(outbox)
+          .set({ status: 'sent', sent_at: new Date(), last_error: null })
+          .where(eq(outbox.id, message.id));
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        const givingUp = message.attempts >= maxAttempts;
+        const delayMs = retryBaseMs * 2 ** (message.attempts - 1);
+        await db
+          .update(outbox)
+          .set({
+            status: givingUp ? 'failed' : 'pending',
+            last_error: reason.slice(0, 1000),
+            next_attempt_at: new Date(Date.now() + delayMs),
+          })
+          .where(eq(outbox.id, message.id));
+        // The recipient is personal data; the id is enough to find the message.
+        logger.warn(
+          `mail ${message.id}: attempt ${message.attempts} failed (${reason})${givingUp ? '; giving up' : `; retrying in ${Math.round(delayMs / 1000)} s`}`,
+        );
+      }
+    }
+    return claimed.length;
+  }
+
+  function runOnce(): Promise<number> {
+    // One round at a time: a poll never overlaps a round still sending.
+    running ??= deliver().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  function schedule() {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      runOnce()
+        .catch((error: unknown) => logger.error('mail worker round failed', error))
+        .finally(schedule);
+    }, pollMs);
+  }
+
+  return {
+    start: () => {
+      if (!stopped) return;
+      stopped = false;
+      schedule();
+    },
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running?.catch(() => 0);
+    },
+    runOnce,
+  };
+}

@@ -1,0 +1,105 @@
+/** A rendered email: what the outbox stores and the transport sends. */
+export type MailMessage = { to: string; subject: string; html: string; text: string };
+
+const escapes: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Escapes text for HTML content and attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => escapes[ch] ?? ch);
+}
+
+type Layout = {
+  to: string;
+  subject: string;
+  greeting: string;
+  paragraphs: string[];
+  action: { label: string; url: string };
+  footnote: string;
+  supportEmail: string;
+};
+
+/** One simple, inline-styled layout (mail clients ignore stylesheets), with a plain-text twin. */
+function render(layout: Layout): MailMessage {
+  const p = 'margin:0 0 16px;font-size:16px;line-height:1.5;color:#1f2937;';
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>${escapeHtml(layout.subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f3f4f6;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;">
+<tr><td style="padding:32px;">
+<p style="margin:0 0 24px;font-size:20px;font-weight:700;color:#0f766e;">Twofold</p>
+<p style="${p}">${escapeHtml(layout.greeting)}</p>
+${layout.paragraphs.map((text) => `<p style="${p}">${escapeHtml(text)}</p>`).join('\n')}
+<p style="margin:24px 0;"><a href="${escapeHtml(layout.action.url)}" style="display:inline-block;padding:12px 20px;background:#0f766e;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600;">${escapeHtml(layout.action.label)}</a></p>
+<p style="margin:0 0 16px;font-size:13px;line-height:1.5;color:#6b7280;">If the button does not work, copy this address into your browser:<br><a href="${escapeHtml(layout.action.url)}" style="color:#0f766e;word-break:break-all;">${escapeHtml(layout.action.url)}</a></p>
+<p style="margin:0;font-size:13px;line-height:1.5;color:#6b7280;">${escapeHtml(layout.footnote)} Questions? Write to <a href="mailto:${escapeHtml(layout.supportEmail)}" style="color:#0f766e;">${escapeHtml(layout.supportEmail)}</a>.</p>
+</td></tr></table>
+</body></html>`;
+  const text = [
+    layout.greeting,
+    '',
+    ...layout.paragraphs.flatMap((t) => [t, '']),
+    `${layout.action.label}: ${layout.action.url}`,
+    '',
+    `${layout.footnote} Questions? Write to ${layout.supportEmail}.`,
+    '',
+    '— Twofold',
+  ].join('\n');
+  return { to: layout.to, subject: layout.subject, html, text };
+}
+
+type Recipient = { to: string; name: string; supportEmail: string };
+
+export function magicLinkMail(r: Recipient & { url: string; minutes: number }): MailMessage {
+  return render({
+    to: r.to,
+    subject: 'Your Twofold sign-in link',
+    greeting: `Hello ${r.name},`,
+    paragraphs: [
+      'Use the button below to sign in to the Twofold portal. No password needed.',
+      `The link works once and expires in ${r.minutes} minutes.`,
+    ],
+    action: { label: 'Sign in to Twofold', url: r.url },
+    footnote: 'If you did not ask to sign in, you can ignore this email.',
+    supportEmail: r.supportEmail,
+  });
+}
+
+export function passwordResetMail(r: Recipient & { url: string; minutes: number }): MailMessage {
+  return render({
+    to: r.to,
+    subject: 'Reset your Twofold password',
+    greeting: `Hello ${r.name},`,
+    paragraphs: [
+      'Someone (hopefully you) asked to reset the password of your Twofold account.',
+      `Choose a new password with the button below. The link works once and expires in ${r.minutes} minutes.`,
+    ],
+    action: { label: 'Reset password', url: r.url },
+    footnote: 'If you did not ask for this, ignore this email: your password stays as it is.',
+    supportEmail: r.supportEmail,
+  });
+}
+
+/** An invitation to an organization: the new user sets a password through the link. */
+export function invitationMail(
+  r: Recipient & { url: string; organizationName: string; invitedBy: string; days: number },
+): MailMessage {
+  return render({
+    to: r.to,
+    subject: `You have been added to ${r.organizationName} on Twofold`,
+    greeting: `Hello ${r.name},`,
+    paragraphs: [
+      `${r.invitedBy} added you to ${r.organizationName} on Twofold, the portal where your organization tracks employer gift matching.`,
+      `Create your password with the button below. The link works once and expires in ${r.days} days.`,
+    ],
+    action: { label: 'Create your password', url: r.url },
+    footnote: 'If you were not expecting this, you can ignore this email.',
+    supportEmail: r.supportEmail,
+  });
+}

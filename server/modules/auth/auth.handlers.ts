@@ -1,0 +1,52 @@
+import type {
+  LoginRequest,
+  LoginResponse,
+  Me,
+  MessageResponse,
+  OtpRequest,
+  OtpVerifyResponse,
+  ResetRequest,
+} from '../../../src/contract/auth.ts';
+import type { AuthUser, Deps } from '../../http/route.ts';
+import * as auth from './auth.service.ts';
+
+/** HTTP in, HTTP out: each handler takes the validated input and returns the response body. */
+type In<B> = { deps: Deps; body: B };
+
+export function login({ deps, body }: In<LoginRequest>): Promise<LoginResponse> {
+  return auth.login(deps, body.email, body.password);
+}
+
+export async function requestOtp({ deps, body }: In<OtpRequest>): Promise<MessageResponse> {
+  await auth.requestMagicLink(deps, body.email, body.redirect);
+  return { message: auth.authServiceMessages.magicLinkSent };
+}
+
+/** spec: the donor FAQ asks for a link with GET and query parameters. */
+export function requestOtpByQuery({
+  deps,
+  query,
+}: {
+  deps: Deps;
+  query: OtpRequest;
+}): Promise<MessageResponse> {
+  return requestOtp({ deps, body: query });
+}
+
+export function verifyOtp({ deps, body }: In<{ token: string }>): Promise<OtpVerifyResponse> {
+  return auth.verifyMagicLink(deps, body.token);
+}
+
+export async function forgot({ deps, body }: In<{ email: string }>): Promise<MessageResponse> {
+  await auth.forgotPassword(deps, body.email);
+  return { message: auth.authServiceMessages.forgotSent };
+}
+
+export async function reset({ deps, body }: In<ResetRequest>): Promise<MessageResponse> {
+  await auth.resetPassword(deps, body.token, body.password);
+  return { message: auth.authServiceMessages.resetDone };
+}
+
+export function common({ deps, user }: { deps: Deps; user: AuthUser }): Promise<Me> {
+  return auth.loadMe(deps.db, user.id);
+}

@@ -1,0 +1,117 @@
+import {
+  ForgotRequest,
+  LoginRequest,
+  LoginResponse,
+  Me,
+  MessageResponse,
+  OtpRequest,
+  OtpVerifyRequest,
+  OtpVerifyResponse,
+  ResetRequest,
+} from '../../../src/contract/auth.ts';
+import { defineRoute } from '../../http/route.ts';
+import * as handlers from './auth.handlers.ts';
+
+const error = (description: string) => ({ description, schema: MessageResponse });
+const tags = ['auth'];
+
+export const authRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/api/auth/login',
+    access: 'anonymous',
+    summary: 'Sign in with email and password',
+    tags,
+    body: LoginRequest,
+    // Only failed attempts count: staff signing in correctly are never locked out.
+    rateLimit: { email: (i) => i.body.email, failuresOnly: true },
+    responses: {
+      200: { description: 'Signed in', schema: LoginResponse },
+      400: error('Invalid input'),
+      401: error('Invalid email or password'),
+      429: error('Too many attempts'),
+    },
+    handler: handlers.login,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/auth/otp',
+    access: 'anonymous',
+    summary: 'Email a one-time sign-in link',
+    tags,
+    body: OtpRequest,
+    rateLimit: { bucket: 'otp', email: (i) => i.body.email },
+    responses: {
+      200: { description: 'Magic link sent', schema: MessageResponse },
+      404: error('No user found with that email address'),
+      429: error('Too many attempts'),
+    },
+    handler: handlers.requestOtp,
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/auth/otp',
+    access: 'anonymous',
+    summary: 'Email a one-time sign-in link (query form)',
+    tags,
+    query: OtpRequest,
+    rateLimit: { bucket: 'otp', email: (i) => i.query.email },
+    responses: {
+      200: { description: 'Magic link sent', schema: MessageResponse },
+      404: error('No user found with that email address'),
+      429: error('Too many attempts'),
+    },
+    handler: handlers.requestOtpByQuery,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/auth/otp/verify',
+    access: 'anonymous',
+    summary: 'Exchange a sign-in link token for a session',
+    tags,
+    body: OtpVerifyRequest,
+    rateLimit: { failuresOnly: true },
+    responses: {
+      200: { description: 'Signed in', schema: OtpVerifyResponse },
+      400: error('The link is invalid, used or expired'),
+    },
+    handler: handlers.verifyOtp,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/auth/forgot',
+    access: 'anonymous',
+    summary: 'Email password reset instructions',
+    tags,
+    body: ForgotRequest,
+    rateLimit: { email: (i) => i.body.email },
+    responses: {
+      200: { description: 'Answered the same whether or not the account exists', schema: MessageResponse },
+      429: error('Too many attempts'),
+    },
+    handler: handlers.forgot,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/auth/reset',
+    access: 'anonymous',
+    summary: 'Set a new password with a reset token',
+    tags,
+    body: ResetRequest,
+    rateLimit: { failuresOnly: true },
+    responses: {
+      200: { description: 'Password reset', schema: MessageResponse },
+      400: error('The link is invalid, used or expired, or the password too short'),
+    },
+    handler: handlers.reset,
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/common',
+    access: 'authenticated',
+    summary: 'The signed-in user',
+    tags,
+    responses: { 200: { description: 'The signed-in user', schema: Me }, 401: error('Not signed in') },
+    handler: handlers.common,
+  }),
+];

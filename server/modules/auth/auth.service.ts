@@ -1,0 +1,144 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { LoginResponse, Me, OtpVerifyResponse } from '../../../src/contract/auth.ts';
+import { authMessages } from '../../../src/contract/auth.ts';
+import type { Queryable } from '../../db/client.ts';
+import { organizations, permissions, users } from '../../db/schema.ts';
+import { HttpError } from '../../http/errors.ts';
+import type { Deps } from '../../http/route.ts';
+import { signAccessToken } from '../../http/session.ts';
+import { enqueueMail } from '../../jobs/outbox.ts';
+import { magicLinkMail, passwordResetMail } from '../../mail/templates.ts';
+import { hashPassword, verifyNothing, verifyPassword } from './passwords.ts';
+import { consumeToken, issueToken, retireTokens } from './tokens.ts';
+
+export const authServiceMessages = {
+  invalidCredentials: 'Invalid email or password',
+  magicLinkSent: 'Magic link sent',
+  magicLinkInvalid: 'This sign-in link is invalid or has expired. Please request a new one.',
+  forgotSent: 'If an account exists for that email, reset instructions are on their way.',
+  resetDone: 'Your password has been reset.',
+  resetInvalid: 'This reset link is invalid or has expired. Please request a new password reset link.',
+} as const;
+
+export const magicLinkLifetimeMs = 15 * 60 * 1000;
+export const resetLifetimeMs = 60 * 60 * 1000;
+/** Where a magic link lands when the request names no page. spec: redirect ('/portal'). */
+export const defaultRedirect = '/portal';
+
+/** Emails are case-insensitive; we keep and compare them lowercased. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** spec: "name (falls back to the part of the email before the at-sign)". */
+export function displayName(user: { name: string | null; email: string }): string {
+  return user.name?.trim() || user.email.split('@')[0] || user.email;
+}
+
+async function findUserByEmail(db: Queryable, email: string) {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)));
+  return user;
+}
+
+/** The signed-in user as the portal sees them, with the organizations they hold a level on. */
+export async function loadMe(db: Queryable, userId: number): Promise<Me> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) throw new HttpError(401, 'Authentication expired. Please login again.');
+  const orgs = await db
+    .select({ id: organizations.id, name: organizations.name })
+    .from(permissions)
+    .innerJoin(organizations, eq(organizations.id, permissions.org_id))
+    .where(eq(permissions.user_id, userId))
+    .orderBy(asc(sql`lower(${organizations.name})`), asc(organizations.id));
+  return {
+    id: user.id,
+    email: user.email,
+    name: displayName(user),
+    globalPermission: user.global_permission,
+    orgs,
+  };
+}
+
+async function session(deps: Deps, userId: number): Promise<LoginResponse> {
+  return {
+    access_token: await signAccessToken(deps.config.jwtSecret, userId),
+    me: await loadMe(deps.db, userId),
+  };
+}
+
+export async function login(deps: Deps, email: string, password: string): Promise<LoginResponse> {
+  const user = await findUserByEmail(deps.db, email);
+  const ok = user?.password_hash
+    ? await verifyPassword(user.password_hash, password)
+    : await verifyNothing(password);
+  if (!user || !ok) throw new HttpError(401, authServiceMessages.invalidCredentials);
+  return session(deps, user.id);
+}
+
+/** Emails a one-time sign-in link. The token and its mail are written in one transaction. */
+export async function requestMagicLink(
+  deps: Deps,
+  email: string,
+  redirect: string | undefined,
+): Promise<void> {
+  const { db, config } = deps;
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new HttpError(404, authMessages.noUserFound);
+  await db.transaction(async (tx) => {
+    const token = await issueToken(tx, 'magic_link', user.id, magicLinkLifetimeMs, {
+      redirect: redirect ?? defaultRedirect,
+    });
+    await enqueueMail(
+      tx,
+      magicLinkMail({
+        to: user.email,
+        name: displayName(user),
+        supportEmail: config.supportEmail,
+        url: `${config.publicUrl}/portal/login?magic=${encodeURIComponent(token)}`,
+        minutes: magicLinkLifetimeMs / 60_000,
+      }),
+    );
+  });
+}
+
+export async function verifyMagicLink(deps: Deps, token: string): Promise<OtpVerifyResponse> {
+  const used = await consumeToken(deps.db, 'magic_link', token);
+  if (!used) throw new HttpError(400, authServiceMessages.magicLinkInvalid);
+  const redirect = typeof used.data.redirect === 'string' ? used.data.redirect : defaultRedirect;
+  return { ...(await session(deps, used.userId)), redirect };
+}
+
+/** Emails reset instructions when the account exists. The caller's answer is the same either way. */
+export async function forgotPassword(deps: Deps, email: string): Promise<void> {
+  const { db, config } = deps;
+  const user = await findUserByEmail(db, email);
+  if (!user) return;
+  await db.transaction(async (tx) => {
+    const token = await issueToken(tx, 'password_reset', user.id, resetLifetimeMs);
+    await enqueueMail(
+      tx,
+      passwordResetMail({
+        to: user.email,
+        name: displayName(user),
+        supportEmail: config.supportEmail,
+        url: `${config.publicUrl}/portal/reset-password?token=${encodeURIComponent(token)}`,
+        minutes: resetLifetimeMs / 60_000,
+      }),
+    );
+  });
+}
+
+/** Sets a new password with a reset token; the token and the user's other reset links die with it. */
+export async function resetPassword(deps: Deps, token: string, password: string): Promise<void> {
+  // Hash before the transaction: it takes tens of milliseconds and needs no lock.
+  const passwordHash = await hashPassword(password);
+  await deps.db.transaction(async (tx) => {
+    const used = await consumeToken(tx, 'password_reset', token);
+    if (!used) throw new HttpError(400, authServiceMessages.resetInvalid);
+    await tx.update(users).set({ password_hash: passwordHash }).where(eq(users.id, used.userId));
+    await retireTokens(tx, 'password_reset', used.userId);
+  });
+}

@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createApp } from './app.ts';
+import { type Config, loadConfig } from './config.ts';
+import { type Database, openDatabase } from './db/client.ts';
+import { seedDemo } from './db/seed.ts';
+import { memoryLogger } from './http/logger.ts';
+import type { AnyRoute } from './http/route.ts';
+
+/** Test database kind: TEST_DB=pglite (default) or TEST_DB=postgres (on DATABASE_URL). */
+export const testDb = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+const postgresUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A fresh, empty database for one test file, and a way to open it again (a "restart"). */
+export type TestDatabase = {
+  kind: 'pglite' | 'postgres';
+  open: () => Promise<Database>;
+  drop: () => Promise<void>;
+};
+
+/**
+ * A throwaway PostgreSQL database with a random name, or PGlite: in memory, or in a temporary
+ * directory when the test needs to close and reopen it (`persistent`).
+ */
+export async function createTestDatabase(options: { persistent?: boolean } = {}): Promise<TestDatabase> {
+  if (testDb === 'postgres') {
+    const name = `twofold_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(postgresUrl);
+    url.pathname = `/${name}`;
+    return {
+      kind: 'postgres',
+      open: () => openDatabase({ databaseUrl: url.toString() }),
+      drop: async () => {
+        const client = new pg.Client({ connectionString: postgresUrl });
+        await client.connect();
+        await client.query(`drop database if exists ${name} with (force)`);
+        await client.end();
+      },
+    };
+  }
+  if (!options.persistent) {
+    return { kind: 'pglite', open: () => openDatabase({}), drop: async () => {} };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'twofold-pglite-'));
+  return {
+    kind: 'pglite',
+    open: () => openDatabase({ pgliteDir: dir }),
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const base = loadConfig({
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+    DATA_DIR: path.join(tmpdir(), 'twofold-test-data'),
+    PUBLIC_URL: 'http://portal.test',
+    LOG_REQUESTS: 'true',
+    // High enough that only the rate-limit tests (which lower them) ever meet a limit.
+    RATE_LIMIT_PER_IP: '10000',
+    RATE_LIMIT_PER_EMAIL: '10000',
+  });
+  return { ...base, ...overrides, rateLimit: { ...base.rateLimit, ...overrides.rateLimit } };
+}
+
+export type TestContext = Awaited<ReturnType<typeof createTestContext>>;
+
+/**
+ * A migrated, demo-seeded database and the app on it, for one test file. `close()` releases and
+ * deletes the database.
+ */
+export async function createTestContext(
+  options: { config?: Partial<Config>; routes?: readonly AnyRoute[]; distDir?: string } = {},
+) {
+  const testDatabase = await createTestDatabase();
+  const database = await testDatabase.open();
+  await database.migrate();
+  await seedDemo(database.db);
+  const config = testConfig(options.config);
+  const logger = memoryLogger();
+  const { app, routes } = createApp({
+    config,
+    db: database.db,
+    logger,
+    ...(options.routes ? { routes: options.routes } : {}),
+    ...(options.distDir ? { distDir: options.distDir } : {}),
+  });
+  return {
+    app,
+    routes,
+    db: database.db,
+    config,
+    logger,
+    database,
+    close: async () => {
+      await database.close();
+      await testDatabase.drop();
+    },
+  };
+}
