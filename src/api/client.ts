@@ -17,6 +17,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** False when the server gave no message and `message` is only 'Error: {status}'. */
+    readonly fromServer = true,
   ) {
     super(message);
   }
@@ -121,7 +123,9 @@ async function toApiError(response: Response, authenticated: boolean): Promise<A
   } catch {
     // Not JSON: fall back to the status.
   }
-  return new ApiError(response.status, message || requestMessages.status(response.status));
+  return message
+    ? new ApiError(response.status, message)
+    : new ApiError(response.status, requestMessages.status(response.status), false);
 }
 
 /** spec (part 1, section 8): the text a user reads for any failed call. */

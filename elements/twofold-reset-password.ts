@@ -1,0 +1,35 @@
+import resetCss from '../src/features/reset-password/reset-password.css?inline';
+import { ResetPassword, type ResetPasswordProps } from '../src/features/reset-password/reset-password.tsx';
+import { defineElement } from './define-element.ts';
+
+/**
+ * @summary The reset-password screen: New Password, Confirm New Password, then success and a
+ * redirect to /login after 3 seconds.
+ *
+ * @attr token - The reset token. Default: the page's `?token=`.
+ * @attr api-base - The API's origin when it is not the page's own.
+ *
+ * @event twofold-password-reset - The password was changed.
+ *
+ * @csspart base - The element's inner root.
+ * @csspart card - The card.
+ * @csspart submit-button - The Reset Password button.
+ *
+ * @cssproperty --twofold-color-primary - Buttons and links.
+ * @cssproperty --twofold-font-family - The typeface.
+ * @cssproperty --twofold-radius - Corner radius.
+ */
+export const TwofoldResetPassword = defineElement<ResetPasswordProps>(
+  'twofold-reset-password',
+  ResetPassword,
+  {
+    props: { token: 'string' },
+    styles: [resetCss],
+  },
+);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'twofold-reset-password': HTMLElement & ResetPasswordProps & { apiBase?: string };
+  }
+}

@@ -1,0 +1,31 @@
+import { redirectPath } from '../contract/index.ts';
+
+/** A query parameter of the page's address, or null. */
+export function queryParam(name: string): string | null {
+  return new URLSearchParams(globalThis.location?.search ?? '').get(name);
+}
+
+/** Remove query parameters from the address bar without a navigation (e.g. a one-time token). */
+export function stripQueryParams(...names: string[]): void {
+  const url = new URL(location.href);
+  for (const name of names) url.searchParams.delete(name);
+  history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
+}
+
+/** A same-site path to go to after sign-in; anything else (absent, absolute, //evil) becomes the fallback. */
+export function safeRedirect(value: string | null | undefined, fallback = '/portal'): string {
+  if (!value) return fallback;
+  return redirectPath.safeParse(value).success ? value : fallback;
+}
+
+/** The first message per field of a failed zod parse. */
+export function fieldErrors(
+  issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>,
+): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of issues) {
+    const key = String(issue.path[0] ?? '');
+    if (!(key in errors)) errors[key] = issue.message;
+  }
+  return errors;
+}

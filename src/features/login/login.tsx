@@ -1,0 +1,371 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { forgot, login, noTokenMessage, otp, otpVerify } from '../../api/auth.ts';
+import { ApiError, errorMessage, NetworkError } from '../../api/client.ts';
+import { email as emailSchema, LoginForm } from '../../contract/index.ts';
+import { login as startSession } from '../../state/session.ts';
+import { toast } from '../../state/toasts.ts';
+import { Button } from '../../ui/button.tsx';
+import { Dialog } from '../../ui/dialog.tsx';
+import { useElement } from '../../ui/element-context.ts';
+import { emit } from '../../ui/events.ts';
+import { Field } from '../../ui/field.tsx';
+import { Spinner } from '../../ui/spinner.tsx';
+import { Tabs } from '../../ui/tabs.tsx';
+import { fieldErrors, queryParam, safeRedirect, stripQueryParams } from '../common.ts';
+
+/** spec (part 1, section 8, Access) and section 2 (Login screen), word for word. */
+export const loginTexts = {
+  loginFailed: 'Login Failed',
+  loginFailedFallback: 'Login failed. Please try again.',
+  invalidEmailTitle: 'Invalid Email',
+  invalidEmail: 'Please enter a valid email address.',
+  resetSentTitle: 'Password Reset Email Sent',
+  resetSent: 'Reset instructions sent!',
+  requestFailedTitle: 'Request Failed',
+  requestFailed: 'Unable to process your request. Please try again later.',
+  magicCreated: 'Magic Link Created',
+  magicSent: 'Magic Link Sent!',
+  noUser: 'No User Found',
+  supportEmail: 'support@twofold.test',
+} as const;
+
+export interface LoginProps {
+  /** Where to go after signing in; defaults to the page's ?redirect= (a local path), else /portal. */
+  redirect?: string;
+}
+
+/** The sign-in screen: Password and Magic Link tabs, the Reset Password dialog, the magic link's landing. */
+export function Login({ redirect }: LoginProps) {
+  const destination = safeRedirect(redirect ?? queryParam('redirect'));
+  const [magicToken, setMagicToken] = useState(() => queryParam('magic'));
+  const [tab, setTab] = useState('password');
+
+  if (magicToken) return <MagicLanding token={magicToken} onBack={() => setMagicToken(null)} />;
+
+  return (
+    <div className="login" part="card">
+      <header className="login__header">
+        <p className="login__brand">Twofold</p>
+        <h1 className="login__title">Sign in</h1>
+        <p className="muted">Sign in to manage your organization's matching gifts.</p>
+      </header>
+      <Tabs
+        label="Sign-in method"
+        selected={tab}
+        onSelect={setTab}
+        tabs={[
+          { id: 'password', label: 'Password', content: <PasswordForm destination={destination} /> },
+          { id: 'magic', label: 'Magic Link', content: <MagicLinkForm destination={destination} /> },
+        ]}
+      />
+    </div>
+  );
+}
+
+function PasswordForm({ destination }: { destination: string }) {
+  const { host } = useElement();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [loading, setLoading] = useState(false);
+  const [forgotOpen, setForgotOpen] = useState(false);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = LoginForm.safeParse({ email: email.trim(), password });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error.issues));
+      return;
+    }
+    setErrors({});
+    setLoading(true);
+    try {
+      const response = await login(parsed.data.email, parsed.data.password);
+      emit(host, 'twofold-signed-in', { user: response.me, redirect: destination });
+      startSession(response, destination);
+    } catch (error) {
+      toast({ title: loginTexts.loginFailed, description: loginFailure(error), variant: 'destructive' });
+      setLoading(false);
+    }
+  };
+
+  // Focus the first invalid field once React has rendered the error state.
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (Object.keys(errors).length)
+      formRef.current?.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus();
+  }, [errors]);
+
+  return (
+    <>
+      <form
+        ref={formRef}
+        className="login__form"
+        noValidate
+        onSubmit={submit}
+        aria-label="Sign in with password"
+      >
+        <Field
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="username"
+          value={email}
+          error={errors.email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <Field
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          error={errors.password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <div className="login__row">
+          <Button variant="link" onClick={() => setForgotOpen(true)}>
+            Forgot password?
+          </Button>
+        </div>
+        <Button type="submit" block disabled={loading} part="submit-button">
+          {loading ? 'Signing in...' : 'Sign in'}
+        </Button>
+      </form>
+      <ForgotPasswordDialog
+        open={forgotOpen}
+        onClose={() => setForgotOpen(false)}
+        initialEmail={email.trim()}
+      />
+    </>
+  );
+}
+
+/** The server's own words where it gave some; otherwise the spec's fallback. */
+function loginFailure(error: unknown): string {
+  if (error instanceof ApiError) return error.fromServer ? error.message : loginTexts.loginFailedFallback;
+  if (error instanceof NetworkError) return error.message;
+  if (error instanceof Error && error.message === noTokenMessage) return noTokenMessage;
+  return loginTexts.loginFailedFallback;
+}
+
+function ForgotPasswordDialog({
+  open,
+  onClose,
+  initialEmail,
+}: {
+  open: boolean;
+  onClose: () => void;
+  initialEmail: string;
+}) {
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState(false);
+  const [loading, setLoading] = useState(false);
+
+  useEffect(() => {
+    if (open) {
+      setEmail(initialEmail);
+      setSent(false);
+    }
+  }, [open, initialEmail]);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const value = email.trim();
+    // spec: "the email must be non-empty and contain '@'".
+    if (!value.includes('@')) {
+      toast({
+        title: loginTexts.invalidEmailTitle,
+        description: loginTexts.invalidEmail,
+        variant: 'destructive',
+      });
+      return;
+    }
+    setLoading(true);
+    try {
+      const result = await forgot(value);
+      toast({ title: loginTexts.resetSentTitle, description: result.message });
+      setSent(true);
+    } catch {
+      toast({
+        title: loginTexts.requestFailedTitle,
+        description: loginTexts.requestFailed,
+        variant: 'destructive',
+      });
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Reset Password"
+      description={
+        sent
+          ? undefined
+          : "Enter your account's email address and we will send you a link to reset your password."
+      }
+    >
+      {sent ? (
+        <div className="login__state" role="status">
+          <p className="login__state-title">{loginTexts.resetSent}</p>
+          <p className="muted">
+            Check your inbox for a link to choose a new password. The link works once, for one hour.
+          </p>
+          <Button variant="secondary" onClick={onClose}>
+            Close
+          </Button>
+        </div>
+      ) : (
+        <form className="login__form" noValidate onSubmit={submit} aria-label="Reset password">
+          <Field
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <Button type="submit" block disabled={loading}>
+            Send Reset Instructions
+          </Button>
+        </form>
+      )}
+    </Dialog>
+  );
+}
+
+type MagicState = 'form' | 'sent' | 'not-found';
+
+function MagicLinkForm({ destination }: { destination: string }) {
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [state, setState] = useState<MagicState>('form');
+  const [loading, setLoading] = useState(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const inputRef = useRef<HTMLDivElement>(null);
+
+  // Move focus to what replaced the control the user just pressed.
+  useEffect(() => {
+    if (state === 'form') return;
+    headingRef.current?.focus();
+  }, [state]);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = emailSchema.safeParse(email.trim());
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message);
+      inputRef.current?.querySelector('input')?.focus();
+      return;
+    }
+    setError(undefined);
+    setLoading(true);
+    try {
+      await otp({ email: parsed.data, redirect: destination });
+      toast({ title: loginTexts.magicCreated, description: 'Check your email for your sign-in link.' });
+      setState('sent');
+    } catch {
+      // spec: "an error or an unknown user leads to the no-user screen".
+      setState('not-found');
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  const back = () => setState('form');
+
+  if (state === 'sent') {
+    return (
+      <div className="login__state">
+        <h2 className="login__state-title" tabIndex={-1} ref={headingRef}>
+          {loginTexts.magicSent}
+        </h2>
+        <p className="muted">
+          We sent a sign-in link to <strong>{email.trim()}</strong>. It works once and expires in 15 minutes.
+        </p>
+        <Button variant="secondary" onClick={back}>
+          Send New Link
+        </Button>
+      </div>
+    );
+  }
+  if (state === 'not-found') {
+    return (
+      <div className="login__state">
+        <h2 className="login__state-title" tabIndex={-1} ref={headingRef}>
+          {loginTexts.noUser}
+        </h2>
+        <p className="muted">
+          We couldn't find an account for <strong>{email.trim()}</strong>. If you think this is a mistake,
+          contact support at <a href={`mailto:${loginTexts.supportEmail}`}>{loginTexts.supportEmail}</a>.
+        </p>
+        <Button variant="secondary" onClick={back}>
+          Try Again
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <form className="login__form" noValidate onSubmit={submit} aria-label="Sign in with a magic link">
+      <p className="muted">We will email you a link that signs you in without a password.</p>
+      <div ref={inputRef}>
+        <Field
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="username"
+          value={email}
+          error={error}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+      </div>
+      <Button type="submit" block disabled={loading}>
+        {loading ? 'Sending...' : 'Send Magic Link'}
+      </Button>
+    </form>
+  );
+}
+
+/** Where a magic link lands: exchange its one-time token for a session. */
+function MagicLanding({ token, onBack }: { token: string; onBack: () => void }) {
+  const { host } = useElement();
+  const [failure, setFailure] = useState<string | null>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    // The token works once: keep it out of the address bar, history and bookmarks.
+    stripQueryParams('magic');
+    otpVerify(token)
+      .then((response) => {
+        const destination = safeRedirect(response.redirect);
+        emit(host, 'twofold-signed-in', { user: response.me, redirect: destination });
+        startSession(response, destination);
+      })
+      .catch((error: unknown) => setFailure(errorMessage(error)));
+  }, [token, host]);
+
+  if (!failure) {
+    return (
+      <div className="login" part="card">
+        <Spinner label="Signing you in..." />
+        <p className="muted">Signing you in...</p>
+      </div>
+    );
+  }
+  return (
+    <div className="login" part="card">
+      <div className="login__state" role="alert">
+        <h1 className="login__title">Sign-in Link Invalid</h1>
+        <p>{failure}</p>
+      </div>
+      <Button variant="secondary" onClick={onBack}>
+        Back to Sign In
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,179 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { type ReactNode, useEffect, useId, useState } from 'react';
+import { currentOrganization, organizationLoading } from '../../state/organization.ts';
+import { logout } from '../../state/session.ts';
+import { Button } from '../../ui/button.tsx';
+import { useElement } from '../../ui/element-context.ts';
+import { emit } from '../../ui/events.ts';
+import { DefaultLogo, icons } from './icons.tsx';
+
+export interface MenuEntry {
+  label: string;
+  href: string;
+  icon: ReactNode;
+  /** Opens in a new tab (spec: the public open-company page). */
+  external?: boolean;
+  /** Other paths on which this entry is the current one. */
+  alsoActiveOn?: string[];
+}
+
+/** spec (part 1, section 2, Sidebar): the entries, in order. */
+export function menuEntries(companiesUrl: string): MenuEntry[] {
+  return [
+    { label: 'Dashboard', href: '/portal', icon: icons.dashboard },
+    { label: 'Donations', href: '/portal/donations', icon: icons.donations },
+    { label: 'Companies', href: companiesUrl, icon: icons.companies, external: true },
+    { label: 'Reports', href: '/portal/reports', icon: icons.reports },
+    {
+      label: 'Email Templates',
+      href: '/portal/email-templates',
+      icon: icons.templates,
+      alsoActiveOn: ['/portal/email-customization'],
+    },
+    { label: 'Integrations', href: '/portal/integrations', icon: icons.integrations },
+    { label: 'Organization', href: '/portal/organization-details', icon: icons.organization },
+    { label: 'Billing', href: '/portal/billing', icon: icons.billing },
+  ];
+}
+
+/** Is `entry` the page at `path`? Dashboard only on /portal itself; others on their sub-paths too. */
+export function isActive(entry: MenuEntry, path: string): boolean {
+  if (entry.external) return false;
+  const clean = path.replace(/\/+$/, '') || '/';
+  const matches = (p: string) => clean === p || (p !== '/portal' && clean.startsWith(`${p}/`));
+  return matches(entry.href) || (entry.alsoActiveOn ?? []).some(matches);
+}
+
+/** Where an organization's logo is served: absolute names as they are, others under `logoBase`. */
+export function logoUrl(fileLogo: string, logoBase: string): string {
+  if (/^(https?:)?\/\//.test(fileLogo) || fileLogo.startsWith('/')) return fileLogo;
+  return `${logoBase.replace(/\/*$/, '/')}${encodeURIComponent(fileLogo)}`;
+}
+
+function usePathname(given: string | undefined): string {
+  const [path, setPath] = useState(() => location.pathname);
+  useEffect(() => {
+    if (given !== undefined) return;
+    const update = () => setPath(location.pathname);
+    addEventListener('popstate', update);
+    return () => removeEventListener('popstate', update);
+  }, [given]);
+  return given ?? path;
+}
+
+export interface SidebarProps {
+  /** The page's path, to mark the current entry; the host sets it on every route change. */
+  currentPath?: string;
+  /** Where logos are served (spec: a CDN path plus the file_logo name). */
+  logoBase?: string;
+  /** The public open-company page. */
+  companiesUrl?: string;
+  /** Start collapsed to icons. */
+  collapsed?: boolean;
+}
+
+export function Sidebar({
+  currentPath,
+  logoBase = '/files/logos/',
+  companiesUrl = '/companies',
+  collapsed: startCollapsed = false,
+}: SidebarProps) {
+  useSignals();
+  const { host } = useElement();
+  const path = usePathname(currentPath);
+  const [collapsed, setCollapsed] = useState(startCollapsed);
+  // The logo that failed to load, so the default shows instead (and a new logo gets its own try).
+  const [failedLogo, setFailedLogo] = useState<string | null>(null);
+  const organization = currentOrganization.value;
+  const listId = useId();
+  const fileLogo = organization?.file_logo;
+
+  const toggle = () => {
+    const next = !collapsed;
+    setCollapsed(next);
+    emit(host, 'twofold-sidebar-toggle', { collapsed: next });
+  };
+
+  const signOut = () => {
+    emit(host, 'twofold-signed-out', {});
+    logout();
+  };
+
+  const label = (text: string) => (
+    <span className={collapsed ? 'visually-hidden' : 'sidebar__label'}>{text}</span>
+  );
+
+  return (
+    <nav className={`sidebar${collapsed ? ' sidebar--collapsed' : ''}`} aria-label="Main" part="sidebar">
+      <div className="sidebar__top">
+        <div className="sidebar__org" part="organization">
+          {fileLogo && fileLogo !== failedLogo ? (
+            <img
+              className="sidebar__logo"
+              src={logoUrl(fileLogo, logoBase)}
+              alt=""
+              onError={() => setFailedLogo(fileLogo)}
+            />
+          ) : (
+            <DefaultLogo />
+          )}
+          {organization ? (
+            <div className={collapsed ? 'visually-hidden' : 'sidebar__org-text'}>
+              <p className="sidebar__org-name">{organization.name}</p>
+              <p className="sidebar__org-id">ID: {organization.id}</p>
+            </div>
+          ) : (
+            <p className={collapsed ? 'visually-hidden' : 'sidebar__org-text muted'}>
+              {organizationLoading.value ? 'Loading organization...' : 'No organization selected'}
+            </p>
+          )}
+        </div>
+        <Button
+          variant="ghost"
+          className="sidebar__toggle"
+          aria-expanded={!collapsed}
+          aria-controls={listId}
+          aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+          title={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+          onClick={toggle}
+        >
+          {collapsed ? icons.expand : icons.collapse}
+        </Button>
+      </div>
+      <ul className="sidebar__menu" id={listId}>
+        {menuEntries(companiesUrl).map((entry) => {
+          const active = isActive(entry, path);
+          return (
+            <li key={entry.label}>
+              <a
+                className={`sidebar__link${active ? ' sidebar__link--active' : ''}`}
+                href={entry.href}
+                aria-current={active ? 'page' : undefined}
+                title={collapsed ? entry.label : undefined}
+                {...(entry.external ? { target: '_blank', rel: 'noopener' } : {})}
+              >
+                {entry.icon}
+                {label(entry.label)}
+                {entry.external ? <span className="visually-hidden"> (opens in a new tab)</span> : null}
+                {entry.external && !collapsed ? (
+                  <span className="sidebar__external">{icons.external}</span>
+                ) : null}
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+      <div className="sidebar__bottom">
+        <button
+          type="button"
+          className="sidebar__link"
+          onClick={signOut}
+          title={collapsed ? 'Logout' : undefined}
+        >
+          {icons.logout}
+          {label('Logout')}
+        </button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,7 @@
+import type { ReactNode } from 'react';
+
+export type BadgeVariant = 'neutral' | 'danger' | 'info' | 'success';
+
+export function Badge({ variant = 'neutral', children }: { variant?: BadgeVariant; children: ReactNode }) {
+  return <span className={`badge badge--${variant}`}>{children}</span>;
+}

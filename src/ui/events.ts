@@ -1,0 +1,42 @@
+import type { Me } from '../contract/index.ts';
+
+/**
+ * Every event an element sends its host page. Dispatched from the element, bubbling and
+ * composed, so a listener anywhere above it (document included) hears it.
+ */
+export interface TwofoldEventDetails {
+  /** The user signed in (password or magic link); `redirect` is where the portal goes next. */
+  'twofold-signed-in': { user: Me; redirect: string };
+  /** The user signed out. */
+  'twofold-signed-out': Record<string, never>;
+  /** A password was reset with a reset link. */
+  'twofold-password-reset': Record<string, never>;
+  /** The current organization changed in the picker. */
+  'twofold-organization-change': { id: number; name: string };
+  /** The sidebar was collapsed to icons or expanded. */
+  'twofold-sidebar-toggle': { collapsed: boolean };
+}
+export type TwofoldEventName = keyof TwofoldEventDetails;
+export type TwofoldEvent<K extends TwofoldEventName> = CustomEvent<TwofoldEventDetails[K]>;
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'twofold-signed-in': TwofoldEvent<'twofold-signed-in'>;
+    'twofold-signed-out': TwofoldEvent<'twofold-signed-out'>;
+    'twofold-password-reset': TwofoldEvent<'twofold-password-reset'>;
+    'twofold-organization-change': TwofoldEvent<'twofold-organization-change'>;
+    'twofold-sidebar-toggle': TwofoldEvent<'twofold-sidebar-toggle'>;
+  }
+}
+
+/** Dispatch a typed `twofold-*` event that crosses shadow boundaries. Returns false if a listener vetoed it. */
+export function emit<K extends TwofoldEventName>(
+  target: EventTarget | null,
+  type: K,
+  detail: TwofoldEventDetails[K],
+): boolean {
+  if (!target) return true;
+  return target.dispatchEvent(
+    new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable: true }),
+  );
+}

@@ -1,0 +1,9 @@
+/** A loading indicator that also tells screen readers what is happening. */
+export function Spinner({ label = 'Loading...' }: { label?: string }) {
+  return (
+    <div className="spinner" role="status">
+      <span className="spinner__circle" aria-hidden="true" />
+      <span className="visually-hidden">{label}</span>
+    </div>
+  );
+}
