@@ -1,0 +1,23 @@
+import type { DetailedHTMLProps, HTMLAttributes } from 'react';
+
+type ElementProps<Attributes = object> = DetailedHTMLProps<HTMLAttributes<HTMLElement>, HTMLElement> &
+  Attributes & { 'api-base'?: string };
+
+/** The Twofold elements as JSX tags, with their kebab-case attributes. */
+declare module 'react' {
+  namespace JSX {
+    interface IntrinsicElements {
+      'twofold-login': ElementProps<{ redirect?: string }>;
+      'twofold-reset-password': ElementProps<{ token?: string }>;
+      'twofold-sidebar': ElementProps<{
+        'current-path'?: string;
+        'logo-base'?: string;
+        'companies-url'?: string;
+        collapsed?: 'true' | 'false';
+      }>;
+      'twofold-org-picker': ElementProps<{ 'hide-single'?: 'true' | 'false' }>;
+      'twofold-dashboard': ElementProps;
+      'twofold-toaster': ElementProps;
+    }
+  }
+}

@@ -1,0 +1,175 @@
+import '../../elements/index.ts';
+import './portal.css';
+import { effect, untracked } from '@preact/signals-react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { type ReactNode, useEffect } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter, Link, Navigate, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { setNavigate } from '../../src/state/navigation.ts';
+import { startOrganization } from '../../src/state/organization.ts';
+import { initSession, retrySession, sessionError, sessionStatus } from '../../src/state/session.ts';
+import { isPortalPath, routableClick } from './navigation.ts';
+
+// spec (part 1, section 4, Current organization): once signed in, pick the organization to work on.
+// Untracked: the start-up reads organization state that must not re-trigger it.
+effect(() => {
+  if (sessionStatus.value === 'authenticated') untracked(() => void startOrganization());
+});
+
+/** Lets elements and the API client navigate with the router, and routes link clicks made inside elements. */
+function NavigationBridge() {
+  const navigate = useNavigate();
+  useEffect(
+    () =>
+      setNavigate((to, options) => {
+        if (isPortalPath(to)) navigate(to, { replace: options?.replace ?? false });
+        else if (options?.replace) location.replace(to);
+        else location.assign(to);
+      }),
+    [navigate],
+  );
+  useEffect(() => {
+    const onClick = (event: MouseEvent) => {
+      const to = routableClick(event, location.origin);
+      if (!to) return;
+      event.preventDefault();
+      navigate(to);
+    };
+    document.addEventListener('click', onClick);
+    return () => document.removeEventListener('click', onClick);
+  }, [navigate]);
+  return null;
+}
+
+function Loading({ label }: { label: string }) {
+  return (
+    <div className="portal-center" role="status">
+      <span className="portal-spinner" aria-hidden="true" />
+      <span className="portal-hidden">{label}</span>
+    </div>
+  );
+}
+
+/**
+ * spec (part 1, section 4, Session): "Auth guard: while loading it shows a spinner;
+ * unauthenticated visitors are redirected to login; otherwise the page renders." The requested
+ * location travels in ?redirect= so sign-in (password or magic link) returns there.
+ */
+function RequireAuth({ children }: { children: ReactNode }) {
+  useSignals();
+  const location = useLocation();
+  const status = sessionStatus.value;
+  useEffect(() => {
+    void initSession();
+  }, []);
+
+  if (status === 'anonymous') {
+    const back = `${location.pathname}${location.search}${location.hash}`;
+    return <Navigate to={`/portal/login?redirect=${encodeURIComponent(back)}`} replace />;
+  }
+  if (status === 'error') {
+    return (
+      <main className="portal-center">
+        <p role="alert">{sessionError.value}</p>
+        <button type="button" className="portal-button" onClick={() => void retrySession()}>
+          Try again
+        </button>
+      </main>
+    );
+  }
+  if (status === 'loading') {
+    return (
+      <main>
+        <Loading label="Loading your session..." />
+      </main>
+    );
+  }
+  return children;
+}
+
+function PortalLayout() {
+  const { pathname } = useLocation();
+  return (
+    <div className="portal-layout">
+      <twofold-sidebar current-path={pathname} />
+      <div className="portal-main">
+        <header className="portal-topbar">
+          <twofold-org-picker hide-single="true" />
+        </header>
+        <main className="portal-content">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}
+
+function PublicPage({ children }: { children: ReactNode }) {
+  return <main className="portal-public">{children}</main>;
+}
+
+function NotFound() {
+  const { pathname } = useLocation();
+  return (
+    <div className="portal-center">
+      <h1 className="portal-title">Page not found</h1>
+      <p>
+        There is no page at <code>{pathname}</code>.
+      </p>
+      <Link className="portal-link" to="/portal">
+        Go to the Dashboard
+      </Link>
+    </div>
+  );
+}
+
+function App() {
+  return (
+    <BrowserRouter>
+      <NavigationBridge />
+      <div className="portal">
+        <Routes>
+          <Route
+            path="/portal/login"
+            element={
+              <PublicPage>
+                <twofold-login />
+              </PublicPage>
+            }
+          />
+          <Route
+            path="/portal/reset-password"
+            element={
+              <PublicPage>
+                <twofold-reset-password />
+              </PublicPage>
+            }
+          />
+          <Route
+            path="/portal"
+            element={
+              <RequireAuth>
+                <PortalLayout />
+              </RequireAuth>
+            }
+          >
+            <Route index element={<twofold-dashboard />} />
+            <Route path="*" element={<NotFound />} />
+          </Route>
+          <Route
+            path="*"
+            element={
+              <PublicPage>
+                <NotFound />
+              </PublicPage>
+            }
+          />
+        </Routes>
+        <twofold-toaster />
+      </div>
+    </BrowserRouter>
+  );
+}
+
+const root = document.getElementById('root');
+if (root) createRoot(root).render(<App />);

@@ -1,0 +1,10 @@
+// The public elements: one self-contained ES module each (React, r2wc and signals included), so a
+// page can embed a single <script type="module" src="/elements/twofold-faq.js">.
+export const elementNames = [
+  'twofold-login',
+  'twofold-reset-password',
+  'twofold-sidebar',
+  'twofold-org-picker',
+  'twofold-dashboard',
+  'twofold-toaster',
+];
