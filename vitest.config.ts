@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Two projects: client logic (no DOM; browser behaviour is tested in Chromium by
@@ -12,6 +12,8 @@ export default defineConfig({
         test: {
           name: 'client',
           include: ['src/**/*.test.ts', 'elements/**/*.test.ts', 'demo/**/*.test.ts'],
+          // *.browser.test.ts run in Chromium under @web/test-runner, not here.
+          exclude: [...configDefaults.exclude, '**/*.browser.test.ts'],
           environment: 'node',
         },
       },
