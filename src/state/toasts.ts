@@ -28,8 +28,29 @@ export const toasts = signal<readonly Toast[]>([]);
 let nextId = 1;
 const timers = new Map<number, ReturnType<typeof setTimeout>>();
 
+/**
+ * Elements published as separate bundles each carry their own copy of this module. Toasts travel
+ * as a `twofold-toast` event on window, so whichever copy the page's <twofold-toaster> belongs to
+ * shows them. Every copy listens; dispatch is synchronous, so the caller's copy has shown it on return.
+ */
+const channel = 'twofold-toast';
+const hasWindow = typeof window !== 'undefined' && typeof window.addEventListener === 'function';
+let lastShown = 0;
+if (hasWindow) {
+  window.addEventListener(channel, (event) => {
+    const detail = (event as CustomEvent<ToastInput>).detail;
+    if (detail && typeof detail === 'object') lastShown = show(detail);
+  });
+}
+
 /** Show a toast; it replaces the one showing. Returns its id. */
 export function toast(input: ToastInput): number {
+  if (!hasWindow) return show(input);
+  window.dispatchEvent(new CustomEvent(channel, { detail: input }));
+  return lastShown;
+}
+
+function show(input: ToastInput): number {
   const id = nextId++;
   const entry: Toast = {
     id,

@@ -1,0 +1,182 @@
+import '../../../dist/elements/twofold-login.js';
+import '../../../dist/elements/twofold-toaster.js';
+import { sendKeys } from '@web/test-runner-commands';
+import {
+  assert,
+  assertEqual,
+  axeViolations,
+  button,
+  byText,
+  fill,
+  input,
+  jsonResponse,
+  mockFetch,
+  mount,
+  waitFor,
+} from '../../../elements/browser-test-support.ts';
+
+const realFetch = window.fetch;
+
+afterEach(() => {
+  for (const el of document.querySelectorAll('twofold-login, twofold-toaster')) el.remove();
+  window.fetch = realFetch;
+  localStorage.clear();
+});
+
+async function loginPage() {
+  const toaster = await mount('twofold-toaster');
+  const el = await mount('twofold-login');
+  return { root: el.shadowRoot as ShadowRoot, toasts: toaster.shadowRoot as ShadowRoot, el };
+}
+
+describe('<twofold-login>', () => {
+  it("shows the spec's validation messages and sends nothing", async () => {
+    const seen = mockFetch(() => jsonResponse(500, {}));
+    const { root } = await loginPage();
+    fill(input(root, 'Email') as HTMLInputElement, 'not-an-email');
+    fill(input(root, 'Password') as HTMLInputElement, '123');
+    button(root, 'Sign in')?.click();
+    const emailError = await waitFor(
+      () => byText(root, 'Please enter a valid email address'),
+      'the email message',
+    );
+    assert(byText(root, 'Password must be at least 6 characters'), 'the password message');
+    const email = input(root, 'Email') as HTMLInputElement;
+    assertEqual(email.getAttribute('aria-invalid'), 'true', 'email marked invalid');
+    assertEqual(email.getAttribute('aria-describedby'), emailError.id, 'email described by its error');
+    await waitFor(() => root.activeElement === email, 'focus on the first invalid field');
+    assertEqual(seen.length, 0, 'requests sent');
+  });
+
+  it("a failed login shows the destructive toast 'Login Failed' with the server's message", async () => {
+    const seen = mockFetch(() => jsonResponse(401, { message: 'Invalid email or password' }));
+    const { root, toasts } = await loginPage();
+    fill(input(root, 'Email') as HTMLInputElement, 'reader@twofold.test');
+    fill(input(root, 'Password') as HTMLInputElement, 'wrong-password');
+    button(root, 'Sign in')?.click();
+    const title = await waitFor(() => byText(toasts, 'Login Failed'), 'the Login Failed toast');
+    assert(byText(toasts, 'Invalid email or password'), "the server's message");
+    assert(title.closest('[role="alert"]'), 'announced as an alert');
+    assertEqual(seen[0]?.path, '/api/auth/login', 'the login call');
+    assertEqual(
+      JSON.stringify(seen[0]?.body),
+      JSON.stringify({ email: 'reader@twofold.test', password: 'wrong-password' }),
+      'body',
+    );
+    await waitFor(
+      () => button(root, 'Sign in') && !button(root, 'Sign in')?.disabled,
+      'the button back to Sign in',
+    );
+    assertEqual(localStorage.getItem('auth_token'), null, 'no token stored');
+  });
+
+  it("reads 'Signing in...' while the request is in flight", async () => {
+    let answer: (r: Response) => void = () => {};
+    mockFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const { root } = await loginPage();
+    fill(input(root, 'Email') as HTMLInputElement, 'reader@twofold.test');
+    fill(input(root, 'Password') as HTMLInputElement, 'twofold-demo');
+    button(root, 'Sign in')?.click();
+    const busy = await waitFor(() => button(root, 'Signing in...'), 'the busy button');
+    assert(busy.disabled, 'disabled while loading');
+    answer(jsonResponse(500, {}));
+    await waitFor(() => button(root, 'Sign in'), 'the button to come back');
+  });
+
+  it('arrow keys move between the Password and Magic Link tabs', async () => {
+    const { root } = await loginPage();
+    const tabs = [...root.querySelectorAll<HTMLButtonElement>('[role="tab"]')];
+    assertEqual(tabs.map((t) => t.textContent).join(','), 'Password,Magic Link', 'tabs');
+    tabs[0]?.focus();
+    await sendKeys({ press: 'ArrowRight' });
+    await waitFor(() => tabs[1]?.getAttribute('aria-selected') === 'true', 'Magic Link selected');
+    assertEqual(root.activeElement, tabs[1], 'focus on the Magic Link tab');
+    assert(button(root, 'Send Magic Link'), 'the magic link form shows');
+  });
+
+  it("magic link: 'No User Found' with support contact, and Try Again returns to the form", async () => {
+    mockFetch(() => jsonResponse(404, { message: 'No user found with that email address' }));
+    const { root } = await loginPage();
+    (root.querySelectorAll<HTMLButtonElement>('[role="tab"]')[1] as HTMLButtonElement).click();
+    const email = await waitFor(
+      () => button(root, 'Send Magic Link') && input(root, 'Email'),
+      'the magic form',
+    );
+    fill(email, 'nobody@twofold.test');
+    button(root, 'Send Magic Link')?.click();
+    await waitFor(() => byText(root, 'No User Found'), 'the no-user state');
+    assert(root.querySelector('a[href="mailto:support@twofold.test"]'), 'support contact');
+    button(root, 'Try Again')?.click();
+    await waitFor(() => button(root, 'Send Magic Link'), 'back to the form');
+  });
+
+  it("magic link: success toasts 'Magic Link Created' and shows 'Magic Link Sent!'", async () => {
+    const seen = mockFetch(() => jsonResponse(200, { message: 'Magic link sent' }));
+    const { root, toasts } = await loginPage();
+    (root.querySelectorAll<HTMLButtonElement>('[role="tab"]')[1] as HTMLButtonElement).click();
+    const email = await waitFor(
+      () => button(root, 'Send Magic Link') && input(root, 'Email'),
+      'the magic form',
+    );
+    fill(email, 'writer@twofold.test');
+    button(root, 'Send Magic Link')?.click();
+    await waitFor(() => byText(root, 'Magic Link Sent!'), 'the sent state');
+    await waitFor(() => byText(toasts, 'Magic Link Created'), 'the toast');
+    assertEqual(
+      JSON.stringify(seen[0]?.body),
+      JSON.stringify({ email: 'writer@twofold.test', redirect: '/portal' }),
+      'body',
+    );
+    button(root, 'Send New Link')?.click();
+    await waitFor(() => button(root, 'Send Magic Link'), 'back to the form');
+  });
+
+  it("forgot password: needs an '@', then confirms 'Reset instructions sent!'", async () => {
+    const seen = mockFetch(() =>
+      jsonResponse(200, {
+        message: 'If an account exists for that email, reset instructions are on their way.',
+      }),
+    );
+    const { root, toasts } = await loginPage();
+    button(root, 'Forgot password?')?.click();
+    const dialog = await waitFor(() => root.querySelector<HTMLDialogElement>('dialog[open]'), 'the dialog');
+    fill(input(dialog, 'Email') as HTMLInputElement, 'no-at-sign');
+    button(dialog, 'Send Reset Instructions')?.click();
+    await waitFor(() => byText(toasts, 'Invalid Email'), 'the Invalid Email toast');
+    assert(byText(toasts, 'Please enter a valid email address.'), 'its text');
+    assertEqual(seen.length, 0, 'nothing sent');
+    fill(input(dialog, 'Email') as HTMLInputElement, 'reader@twofold.test');
+    button(dialog, 'Send Reset Instructions')?.click();
+    await waitFor(() => byText(dialog, 'Reset instructions sent!'), 'the confirmation');
+    await waitFor(() => byText(toasts, 'Password Reset Email Sent'), 'the success toast');
+  });
+
+  it('an invalid magic link shows the server message and a way back to the form', async () => {
+    mockFetch(() =>
+      jsonResponse(400, {
+        message: 'This sign-in link is invalid or has expired. Please request a new one.',
+      }),
+    );
+    history.replaceState(
+      null,
+      '',
+      `${location.pathname}${location.search}${location.search ? '&' : '?'}magic=spent-token-0123456789`,
+    );
+    const { root } = await loginPage();
+    await waitFor(
+      () => byText(root, 'This sign-in link is invalid or has expired. Please request a new one.'),
+      'the server message',
+    );
+    assert(!location.search.includes('magic='), 'the token is gone from the address bar');
+    button(root, 'Back to Sign In')?.click();
+    await waitFor(() => button(root, 'Sign in'), 'the sign-in form');
+  });
+
+  it('has no axe violations, on the form and with the dialog open', async () => {
+    const { root, el } = await loginPage();
+    assertEqual((await axeViolations(el)).join('\n'), '', 'axe violations (form)');
+    button(root, 'Forgot password?')?.click();
+    await waitFor(() => root.querySelector('dialog[open]'), 'the dialog');
+    assertEqual((await axeViolations(el)).join('\n'), '', 'axe violations (dialog)');
+  });
+});
