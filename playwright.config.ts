@@ -29,6 +29,8 @@ export default defineConfig({
         '--no-first-run',
       ],
     },
+    // axe-core is injected as a script tag; the portal's CSP rightly refuses inline scripts.
+    bypassCSP: true,
     trace: 'off',
   },
   webServer: {

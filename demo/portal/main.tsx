@@ -7,7 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Link, Navigate, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { setNavigate } from '../../src/state/navigation.ts';
 import { startOrganization } from '../../src/state/organization.ts';
-import { initSession, retrySession, sessionError, sessionStatus } from '../../src/state/session.ts';
+import { initSession, retrySession, sessionError, sessionStatus, signedOut } from '../../src/state/session.ts';
 import { isPortalPath, routableClick } from './navigation.ts';
 
 // spec (part 1, section 4, Current organization): once signed in, pick the organization to work on.
@@ -64,6 +64,7 @@ function RequireAuth({ children }: { children: ReactNode }) {
   }, []);
 
   if (status === 'anonymous') {
+    if (signedOut.value) return <Navigate to="/portal/login" replace />;
     const back = `${location.pathname}${location.search}${location.hash}`;
     return <Navigate to={`/portal/login?redirect=${encodeURIComponent(back)}`} replace />;
   }

@@ -126,5 +126,9 @@ describe('login and logout', () => {
       description: 'You have been successfully logged out.',
     });
     expect(visited.at(-1)).toBe('/portal/login');
+    // The guard must not remember the page the user left on purpose; a new sign-in resets that.
+    expect(session.signedOut.value).toBe(true);
+    session.login({ access_token: live, me });
+    expect(session.signedOut.value).toBe(false);
   });
 });

@@ -11,6 +11,11 @@ export type SessionStatus = 'loading' | 'authenticated' | 'anonymous' | 'error';
 
 /** The signed-in user (GET /api/common or the login answer); null while unknown or signed out. */
 export const user = signal<Me | null>(null);
+/**
+ * True once the user signed out on purpose (Logout): the guard then sends them to login without
+ * remembering the page they left, so the next person to sign in starts on the dashboard.
+ */
+export const signedOut = signal(false);
 /** Why the user could not be loaded (not an expired session: that signs out). */
 export const sessionError = signal<string | null>(null);
 
@@ -89,6 +94,7 @@ export function retrySession(): Promise<void> {
 export function login(response: LoginResponse, redirect = '/portal'): void {
   const { access_token, me } = response;
   setToken(access_token);
+  signedOut.value = false;
   sessionError.value = null;
   user.value = me;
   writeStored(storageKeys.orgs, JSON.stringify(me.orgs));
@@ -104,6 +110,7 @@ export function login(response: LoginResponse, redirect = '/portal'): void {
  * so the next person to sign in on this browser does not start on it.
  */
 export function logout(): void {
+  signedOut.value = true;
   clearToken();
   user.value = null;
   sessionError.value = null;

@@ -13,7 +13,7 @@ test('the guard sends visitors to sign in and then back where they were going', 
 test('logout clears the session and the guard keeps the portal closed', async ({ page }) => {
   await signIn(page, 'writer@twofold.test');
   await page.getByRole('button', { name: 'Logout' }).click();
-  await expect(page.getByText('Logged out')).toBeVisible();
+  await expect(page.getByText('Logged out', { exact: true })).toBeVisible();
   await expect(page.getByText('You have been successfully logged out.')).toBeVisible();
   await expect(page).toHaveURL(/\/portal\/login$/);
   expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull();

@@ -31,7 +31,7 @@ test('bad input and bad credentials get the spec messages', async ({ page }) => 
   await expect(page).toHaveURL(/\/portal\/login/);
 });
 
-test('a magic link from the mailbox signs the user in', async ({ page, request }) => {
+test('a magic link from the mailbox signs the user in', async ({ page, context }) => {
   await page.goto('/portal/login');
   await page.getByRole('tab', { name: 'Magic Link' }).click();
   await page.getByLabel('Email').fill('nobody@twofold.test');
@@ -43,7 +43,7 @@ test('a magic link from the mailbox signs the user in', async ({ page, request }
   await page.getByRole('button', { name: 'Send Magic Link' }).click();
   await expect(page.getByText('Magic Link Sent!')).toBeVisible();
 
-  const link = await linkFromMailbox(request, 'writer@twofold.test', '/portal/login');
+  const link = await linkFromMailbox(context, 'writer@twofold.test', '/portal/login');
   await page.goto(link);
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   await expect(page).not.toHaveURL(/magic=/);
@@ -56,6 +56,7 @@ test('a magic link from the mailbox signs the user in', async ({ page, request }
 
 test('a password reset from the mailbox works once, and the new password signs in', async ({
   page,
+  context,
   request,
 }) => {
   const email = 'reader@twofold.test';
@@ -67,7 +68,7 @@ test('a password reset from the mailbox works once, and the new password signs i
   await dialog.getByRole('button', { name: 'Send Reset Instructions' }).click();
   await expect(dialog.getByText('Reset instructions sent!')).toBeVisible();
 
-  const link = await linkFromMailbox(request, email, '/portal/reset-password');
+  const link = await linkFromMailbox(context, email, '/portal/reset-password');
   await page.goto(link);
   await page.getByLabel('New Password', { exact: true }).fill(newPassword);
   await page.getByLabel('Confirm New Password').fill('something-else');
@@ -87,7 +88,7 @@ test('a password reset from the mailbox works once, and the new password signs i
   });
   expect(reuse.status()).toBe(400);
   await request.post('/api/auth/forgot', { data: { email } });
-  const again = await linkFromMailbox(request, email, '/portal/reset-password');
+  const again = await linkFromMailbox(context, email, '/portal/reset-password', link);
   expect(again).not.toBe(link);
   const restored = await request.post('/api/auth/reset', {
     data: { token: new URL(again).searchParams.get('token'), password: demoPassword },

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type BrowserContext, expect, type Page } from '@playwright/test';
 
 export const demoPassword = 'twofold-demo';
 
@@ -13,32 +13,35 @@ export async function signIn(page: Page, email: string, password = demoPassword)
 }
 
 /**
- * The newest mail to `to` in the dev mailbox, and the first link in it that starts with `prefix`.
- * The mailbox is the server's own page (/dev/mailbox), read as a user would.
+ * Opens the dev mailbox (the server's own page, /dev/mailbox) as a person would, opens the newest
+ * mail to `to`, and returns the first link in it whose path starts with `prefix`.
  */
-export async function linkFromMailbox(request: APIRequestContext, to: string, prefix: string) {
-  await expect
-    .poll(async () => (await request.get('/dev/mailbox.json')).ok(), { message: 'mailbox answers' })
-    .toBe(true);
-  let link: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const list = (await (await request.get('/dev/mailbox.json')).json()) as {
-          messages: { id: number; to: string; subject: string }[];
-        };
-        const message = list.messages.find((m) => m.to === to);
-        if (!message) return undefined;
-        const html = await (await request.get(`/dev/mailbox/${message.id}`)).text();
-        link = [...html.matchAll(/href="([^"]+)"/g)]
-          .map((m) => (m[1] ?? '').replaceAll('&amp;', '&'))
-          .find((href) => new URL(href).pathname.startsWith(prefix));
-        return link;
-      },
-      { message: `a mail to ${to} with a ${prefix} link` },
-    )
-    .toBeTruthy();
-  return link as string;
+export async function linkFromMailbox(context: BrowserContext, to: string, prefix: string, notLink?: string) {
+  const page = await context.newPage();
+  try {
+    let link: string | undefined;
+    await expect
+      .poll(
+        async () => {
+          await page.goto('/dev/mailbox');
+          const row = page
+            .getByRole('row')
+            .filter({ has: page.getByRole('cell', { name: to, exact: true }) });
+          if ((await row.count()) === 0) return undefined;
+          await row.first().getByRole('link').click();
+          const hrefs = await page
+            .locator('a[href]')
+            .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+          link = hrefs.find((href) => new URL(href).pathname.startsWith(prefix) && href !== notLink);
+          return link;
+        },
+        { message: `a mail to ${to} with a ${prefix} link` },
+      )
+      .toBeTruthy();
+    return link as string;
+  } finally {
+    await page.close();
+  }
 }
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
