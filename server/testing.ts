@@ -1,11 +1,21 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
-import { type Database, openDatabase } from './db/client.ts';
+import { type Database, migrationsFolder, openDatabase } from './db/client.ts';
 import { seedDemo } from './db/seed.ts';
 import { memoryLogger } from './http/logger.ts';
 import type { AnyRoute } from './http/route.ts';
@@ -46,7 +56,8 @@ export async function createTestDatabase(options: { persistent?: boolean } = {})
     };
   }
   if (!options.persistent) {
-    return { kind: 'pglite', open: () => openDatabase({}), drop: async () => {} };
+    const archive = await pgliteTemplate();
+    return { kind: 'pglite', open: () => openDatabase({ pgliteArchive: archive }), drop: async () => {} };
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'twofold-pglite-'));
   return {
@@ -54,6 +65,41 @@ export async function createTestDatabase(options: { persistent?: boolean } = {})
     open: () => openDatabase({ pgliteDir: dir }),
     drop: async () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+let template: Promise<Blob> | undefined;
+
+/**
+ * PGlite's initdb takes seconds; a migrated, seeded database archive starts in under one. The
+ * archive is cached in the temp directory under a hash of everything that shapes it (migrations,
+ * seed, PGlite version), so a schema change makes a new one.
+ */
+function pgliteTemplate(): Promise<Blob> {
+  template ??= (async () => {
+    const hash = createHash('sha256');
+    for (const file of readdirSync(migrationsFolder, { recursive: true }).map(String).sort()) {
+      const full = path.join(migrationsFolder, file);
+      if (statSync(full).isFile()) hash.update(file).update(readFileSync(full));
+    }
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    hash.update(readFileSync(path.join(here, 'db', 'seed.ts')));
+    hash.update(
+      readFileSync(path.join(here, '..', 'node_modules', '@electric-sql', 'pglite', 'package.json')),
+    );
+    const file = path.join(tmpdir(), `twofold-pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
+    if (existsSync(file)) return new Blob([readFileSync(file)]);
+    const database = await openDatabase({});
+    await database.migrate();
+    await seedDemo(database.db);
+    const archive = await (database.dumpDataDir?.() ?? Promise.reject(new Error('PGlite cannot dump')));
+    await database.close();
+    // Written aside and renamed, so a parallel test file never reads half an archive.
+    const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(partial, Buffer.from(await archive.arrayBuffer()));
+    renameSync(partial, file);
+    return archive;
+  })();
+  return template;
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {

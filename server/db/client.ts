@@ -27,6 +27,8 @@ export type Database = {
   kind: 'pglite' | 'postgres';
   /** Applies the generated migrations (idempotent). */
   migrate: () => Promise<void>;
+  /** PGlite only: an archive of the whole database, to start copies from (tests). */
+  dumpDataDir?: () => Promise<Blob>;
   close: () => Promise<void>;
 };
 
@@ -37,6 +39,8 @@ export type DatabaseOptions = {
   databaseUrl?: string | undefined;
   /** PGlite's data directory; without one, PGlite keeps everything in memory (tests). */
   pgliteDir?: string | undefined;
+  /** A PGlite data directory archive (from `dumpDataDir`) to start from instead of initdb. */
+  pgliteArchive?: Blob | undefined;
 };
 
 /** Opens PostgreSQL (when a URL is given) or the embedded PGlite database. */
@@ -54,13 +58,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
   if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
-  const client = options.pgliteDir ? new PGlite(options.pgliteDir) : new PGlite();
+  const client = new PGlite({
+    ...(options.pgliteDir ? { dataDir: options.pgliteDir } : {}),
+    ...(options.pgliteArchive ? { loadDataDir: options.pgliteArchive } : {}),
+  });
   await client.waitReady;
   const db = drizzlePglite(client, { schema });
   return {
     db: db as unknown as Db,
     kind: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder }),
+    dumpDataDir: async () => (await client.dumpDataDir('none')) as Blob,
     close: () => client.close(),
   };
 }
