@@ -49,7 +49,9 @@ export function getApiBase(): string {
 export interface RequestOptions {
   method?: 'get' | 'post' | 'put' | 'patch' | 'delete';
   json?: unknown;
-  searchParams?: Record<string, string>;
+  /** A multipart body (uploads); the browser sets its Content-Type with the boundary. */
+  body?: FormData;
+  searchParams?: Record<string, string> | URLSearchParams;
   /** Send the bearer token, and treat a 401 as an expired session (default true). */
   authenticated?: boolean;
 }
@@ -72,6 +74,24 @@ export async function request<S extends z.ZodMiniType>(
 
 /** The raw JSON of a successful answer, for callers that must look at it before parsing. */
 export async function send(path: string, options: RequestOptions = {}): Promise<unknown> {
+  const response = await respond(path, options);
+  if (response.status === 204) return null;
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error('The server sent an unexpected response.');
+  }
+}
+
+/** The body of a successful answer as a file (e.g. a document served only with the bearer token). */
+export async function download(path: string, options: RequestOptions = {}): Promise<Blob> {
+  const response = await respond(path, options);
+  return response.blob();
+}
+
+async function respond(path: string, options: RequestOptions): Promise<Response> {
   const method = options.method ?? 'get';
   const authenticated = options.authenticated ?? true;
   const headers: Record<string, string> = {};
@@ -83,6 +103,7 @@ export async function send(path: string, options: RequestOptions = {}): Promise<
       prefixUrl: getApiBase(),
       method,
       json: options.json,
+      body: options.body,
       searchParams: options.searchParams,
       headers,
       // Mutations are never repeated behind the user's back; reads may be, twice.
@@ -96,14 +117,7 @@ export async function send(path: string, options: RequestOptions = {}): Promise<
     throw error;
   }
   if (!response.ok) throw await toApiError(response, authenticated);
-  if (response.status === 204) return null;
-  const text = await response.text();
-  if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new Error('The server sent an unexpected response.');
-  }
+  return response;
 }
 
 async function toApiError(response: Response, authenticated: boolean): Promise<ApiError> {
