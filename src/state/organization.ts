@@ -120,3 +120,29 @@ export async function startOrganization(): Promise<void> {
   if (first) return selectOrganization(first.id, 'auto');
   removeStored(storageKeys.currentOrganizationId);
 }
+
+/**
+ * Replace the current organization with a fresh answer (after a save), so everything that shows it
+ * (the sidebar's name and logo, the setup card) updates. Ignored if the user or organization changed.
+ */
+export function replaceCurrentOrganization(response: {
+  organization: Organization;
+  accessibleOrganizations?: OrganizationSummary[];
+  level?: PermissionLevel;
+}): void {
+  const s = mine();
+  if (!s.organization || s.organization.id !== response.organization.id) return;
+  state.value = {
+    ...s,
+    organization: response.organization,
+    accessible: response.accessibleOrganizations ?? s.accessible,
+    level: response.level ?? s.level,
+  };
+}
+
+/** Change some fields of the current organization (an upload's documents and file_logo, a users list). */
+export function patchCurrentOrganization(id: number, fields: Partial<Organization>): void {
+  const s = mine();
+  if (!s.organization || s.organization.id !== id) return;
+  state.value = { ...s, organization: { ...s.organization, ...fields } };
+}
