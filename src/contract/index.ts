@@ -4,6 +4,7 @@ export * from './categories.ts';
 export * from './contact.ts';
 export * from './organization.ts';
 export * from './organization-update.ts';
+export * from './public.ts';
 export * from './registration.ts';
 export * from './setup.ts';
 export * from './users.ts';
