@@ -54,6 +54,8 @@ export interface RequestOptions {
   searchParams?: Record<string, string> | URLSearchParams;
   /** Send the bearer token, and treat a 401 as an expired session (default true). */
   authenticated?: boolean;
+  /** Extra request headers (registration sends its csrf token as bearer and as X-CSRF-Token). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -94,7 +96,7 @@ export async function download(path: string, options: RequestOptions = {}): Prom
 async function respond(path: string, options: RequestOptions): Promise<Response> {
   const method = options.method ?? 'get';
   const authenticated = options.authenticated ?? true;
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   const token = authToken.value;
   if (authenticated && token) headers.Authorization = `Bearer ${token}`;
   let response: Response;
