@@ -33,9 +33,12 @@ export type TestDatabase = {
 
 /**
  * A throwaway PostgreSQL database with a random name, or PGlite: in memory, or in a temporary
- * directory when the test needs to close and reopen it (`persistent`).
+ * directory when the test needs to close and reopen it (`persistent`). PostgreSQL databases and
+ * `empty` or `persistent` PGlite ones start empty; other PGlite ones start migrated and seeded.
  */
-export async function createTestDatabase(options: { persistent?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { persistent?: boolean; empty?: boolean } = {},
+): Promise<TestDatabase> {
   if (testDb === 'postgres') {
     const name = `twofold_test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: postgresUrl });
@@ -54,6 +57,9 @@ export async function createTestDatabase(options: { persistent?: boolean } = {})
         await client.end();
       },
     };
+  }
+  if (options.empty && !options.persistent) {
+    return { kind: 'pglite', open: () => openDatabase({}), drop: async () => {} };
   }
   if (!options.persistent) {
     const archive = await pgliteTemplate();

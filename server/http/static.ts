@@ -18,20 +18,22 @@ function staticFrom(
   return async (c, next) => {
     if (!serve) {
       if (!existsSync(root)) return next();
-      serve = serveStatic<AppEnv>({
-        root,
-        rewriteRequestPath: (p) => p.replace(/^\/portal(?=\/|$)/, ''),
-        onFound: (_path, ctx) => {
-          ctx.header('Cache-Control', options.cacheControl);
-          if (options.cors) {
-            ctx.header('Access-Control-Allow-Origin', '*');
-            ctx.header('Cross-Origin-Resource-Policy', 'cross-origin');
-          }
-        },
-      });
+      serve = serveStatic<AppEnv>({ root, rewriteRequestPath: (p) => p.replace(/^\/portal(?=\/|$)/, '') });
     }
-    return serve(c, next);
+    const found = await serve(c, next);
+    // Only a served file gets these headers: a 404 must not be cached for a year.
+    if (found instanceof Response) withHeaders(found, options);
+    return found;
   };
+}
+
+function withHeaders(response: Response, options: { cacheControl: string; cors?: boolean }): Response {
+  response.headers.set('Cache-Control', options.cacheControl);
+  if (options.cors) {
+    response.headers.set('Access-Control-Allow-Origin', '*');
+    response.headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
+  }
+  return response;
 }
 
 /**
@@ -54,10 +56,9 @@ export function mountStatic(app: Hono<AppEnv>, distDir: string): void {
     // A path with an extension is a file: serve it or 404, never the app shell.
     if (path.extname(c.req.path) && c.req.path !== '/portal/index.html') return portalFiles(c, next);
     if (!existsSync(portalIndex)) return c.text(portalNotBuilt, 503);
-    return serveStatic<AppEnv>({
-      path: portalIndex,
-      onFound: (_p, ctx) => ctx.header('Cache-Control', 'no-cache'),
-    })(c, next);
+    const found = await serveStatic<AppEnv>({ path: portalIndex })(c, next);
+    if (found instanceof Response) withHeaders(found, { cacheControl: 'no-cache' });
+    return found;
   };
   app.get('/portal', portalPage);
   app.get('/portal/*', portalPage);

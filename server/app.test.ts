@@ -1,0 +1,112 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from './app.ts';
+import { call } from './test-helpers.ts';
+import { createTestContext, type TestContext, testConfig } from './testing.ts';
+
+function fakeDist(): string {
+  const dist = mkdtempSync(path.join(tmpdir(), 'twofold-dist-'));
+  mkdirSync(path.join(dist, 'portal', 'assets'), { recursive: true });
+  mkdirSync(path.join(dist, 'elements'), { recursive: true });
+  writeFileSync(path.join(dist, 'portal', 'index.html'), '<!doctype html><title>Twofold portal</title>');
+  writeFileSync(path.join(dist, 'portal', 'assets', 'portal-abc123.js'), 'console.log("portal")');
+  writeFileSync(path.join(dist, 'elements', 'twofold-faq.js'), 'export {}');
+  return dist;
+}
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestContext({ distDir: fakeDist() });
+});
+afterAll(() => t.close());
+
+describe('the built portal and element bundles', () => {
+  it('serves the portal with history fallback for its routes', async () => {
+    for (const url of ['/portal', '/portal/', '/portal/login', '/portal/organization-details?tab=users']) {
+      const res = await t.app.request(url);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('<title>Twofold portal</title>');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+    }
+  });
+
+  it('serves hashed assets for a year and element bundles to any site', async () => {
+    const asset = await t.app.request('/assets/portal-abc123.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/javascript/);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    const element = await t.app.request('/elements/twofold-faq.js');
+    expect(element.status).toBe(200);
+    expect(element.headers.get('access-control-allow-origin')).toBe('*');
+    expect(element.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+  });
+
+  it('answers missing files with 404, never the app shell or a file outside dist', async () => {
+    for (const url of [
+      '/portal/missing.js',
+      '/assets/nope.js',
+      '/elements/nope.js',
+      '/assets/../../package.json',
+    ]) {
+      expect((await t.app.request(url)).status).toBe(404);
+    }
+  });
+
+  it('redirects / to the portal and /login to its sign-in page', async () => {
+    const root = await t.app.request('/');
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/portal');
+    const login = await t.app.request('/login');
+    expect(login.headers.get('location')).toBe('/portal/login');
+  });
+
+  it('sends security headers: no framing, no sniffing, no referrer', async () => {
+    const res = await t.app.request('/portal');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+  });
+});
+
+describe('without a build', () => {
+  it('says how to build the portal instead of crashing', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'twofold-nodist-'));
+    const { app } = createApp({ config: testConfig({ logRequests: false }), db: t.db, distDir: empty });
+    for (const url of ['/portal', '/portal/login']) {
+      const res = await app.request(url);
+      expect(res.status).toBe(503);
+      expect(await res.text()).toBe('The portal is not built yet: run npm run build');
+    }
+    expect((await app.request('/elements/twofold-faq.js')).status).toBe(404);
+  });
+});
+
+describe('the dev mailbox', () => {
+  it('lists sent mail newest first and shows each message', async () => {
+    await call(t.app, 'POST', '/api/auth/otp', { body: { email: 'admin@twofold.test' } });
+    await call(t.app, 'POST', '/api/auth/forgot', { body: { email: 'reader@twofold.test' } });
+    const list = await t.app.request('/dev/mailbox');
+    expect(list.status).toBe(200);
+    const html = await list.text();
+    expect(html.indexOf('reader@twofold.test')).toBeLessThan(html.indexOf('admin@twofold.test'));
+    const id = /href="\/dev\/mailbox\/(\d+)">Your Twofold sign-in link/.exec(html)?.[1];
+    expect(id).toBeTruthy();
+    const message = await t.app.request(`/dev/mailbox/${id}`);
+    expect(await message.text()).toContain('http://portal.test/portal/login?magic=');
+    expect((await t.app.request('/dev/mailbox/abc')).status).toBe(404);
+  });
+
+  it('does not exist when mail goes out over SMTP', async () => {
+    const { app } = createApp({
+      config: testConfig({ smtpUrl: 'smtp://mail.example.org:25', logRequests: false }),
+      db: t.db,
+    });
+    expect((await app.request('/dev/mailbox')).status).toBe(404);
+  });
+});
