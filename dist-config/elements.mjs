@@ -3,6 +3,8 @@
 export const elementNames = [
   'twofold-login',
   'twofold-reset-password',
+  'twofold-registration',
+  'twofold-contact',
   'twofold-sidebar',
   'twofold-org-picker',
   'twofold-dashboard',

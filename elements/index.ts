@@ -1,9 +1,11 @@
 /** Registers every Twofold element (the portal imports this; embedders may import single files). */
 
 export type { TwofoldEvent, TwofoldEventDetails, TwofoldEventName } from '../src/ui/events.ts';
+export { TwofoldContact } from './twofold-contact.ts';
 export { TwofoldDashboard } from './twofold-dashboard.ts';
 export { TwofoldLogin } from './twofold-login.ts';
 export { TwofoldOrgPicker } from './twofold-org-picker.ts';
+export { TwofoldRegistration } from './twofold-registration.ts';
 export { TwofoldResetPassword } from './twofold-reset-password.ts';
 export { TwofoldSidebar } from './twofold-sidebar.ts';
 export { TwofoldToaster } from './twofold-toaster.ts';

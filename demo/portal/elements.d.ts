@@ -17,6 +17,8 @@ declare module 'react' {
       }>;
       'twofold-org-picker': ElementProps<{ 'hide-single'?: 'true' | 'false' }>;
       'twofold-dashboard': ElementProps;
+      'twofold-registration': ElementProps<{ 'support-email'?: string }>;
+      'twofold-contact': ElementProps;
       'twofold-toaster': ElementProps;
     }
   }

@@ -147,6 +147,22 @@ function App() {
             }
           />
           <Route
+            path="/portal/register"
+            element={
+              <PublicPage>
+                <twofold-registration />
+              </PublicPage>
+            }
+          />
+          <Route
+            path="/portal/contact"
+            element={
+              <PublicPage>
+                <twofold-contact />
+              </PublicPage>
+            }
+          />
+          <Route
             path="/portal"
             element={
               <RequireAuth>
