@@ -8,5 +8,6 @@ export const elementNames = [
   'twofold-sidebar',
   'twofold-org-picker',
   'twofold-dashboard',
+  'twofold-organization-details',
   'twofold-toaster',
 ];

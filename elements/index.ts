@@ -5,6 +5,7 @@ export { TwofoldContact } from './twofold-contact.ts';
 export { TwofoldDashboard } from './twofold-dashboard.ts';
 export { TwofoldLogin } from './twofold-login.ts';
 export { TwofoldOrgPicker } from './twofold-org-picker.ts';
+export { TwofoldOrganizationDetails } from './twofold-organization-details.ts';
 export { TwofoldRegistration } from './twofold-registration.ts';
 export { TwofoldResetPassword } from './twofold-reset-password.ts';
 export { TwofoldSidebar } from './twofold-sidebar.ts';

@@ -17,6 +17,7 @@ declare module 'react' {
       }>;
       'twofold-org-picker': ElementProps<{ 'hide-single'?: 'true' | 'false' }>;
       'twofold-dashboard': ElementProps;
+      'twofold-organization-details': ElementProps<{ tab?: string }>;
       'twofold-registration': ElementProps<{ 'support-email'?: string }>;
       'twofold-contact': ElementProps;
       'twofold-toaster': ElementProps;

@@ -4,10 +4,26 @@ import { effect, untracked } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { type ReactNode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter, Link, Navigate, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
+import {
+  BrowserRouter,
+  Link,
+  Navigate,
+  Outlet,
+  Route,
+  Routes,
+  useLocation,
+  useNavigate,
+  useSearchParams,
+} from 'react-router';
 import { setNavigate } from '../../src/state/navigation.ts';
 import { startOrganization } from '../../src/state/organization.ts';
-import { initSession, retrySession, sessionError, sessionStatus, signedOut } from '../../src/state/session.ts';
+import {
+  initSession,
+  retrySession,
+  sessionError,
+  sessionStatus,
+  signedOut,
+} from '../../src/state/session.ts';
 import { isPortalPath, routableClick } from './navigation.ts';
 
 // spec (part 1, section 4, Current organization): once signed in, pick the organization to work on.
@@ -105,6 +121,15 @@ function PortalLayout() {
   );
 }
 
+/** spec: "/portal/organization-details (query: tab)": the router's tab value travels to the element. */
+function OrganizationDetailsPage() {
+  const [params] = useSearchParams();
+  // The element keeps the tab in the address itself (replaceState); a router navigation to this
+  // page (a Configure link, the sidebar) starts it afresh on the tab it names.
+  const { key } = useLocation();
+  return <twofold-organization-details key={key} tab={params.get('tab') ?? 'basic'} />;
+}
+
 function PublicPage({ children }: { children: ReactNode }) {
   return <main className="portal-public">{children}</main>;
 }
@@ -171,6 +196,7 @@ function App() {
             }
           >
             <Route index element={<twofold-dashboard />} />
+            <Route path="organization-details" element={<OrganizationDetailsPage />} />
             <Route path="*" element={<NotFound />} />
           </Route>
           <Route
