@@ -1,0 +1,498 @@
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { getApiBase } from '../../api/client.ts';
+import { register, searchRegisteredOrganizations } from '../../api/public.ts';
+import {
+  categories,
+  type OrgRef,
+  organizationSearch,
+  RegistrationRequest,
+  type RegistrationResponse,
+} from '../../contract/index.ts';
+import { toast } from '../../state/toasts.ts';
+import { Button } from '../../ui/button.tsx';
+import { useElement } from '../../ui/element-context.ts';
+import { emit, type TwofoldEvent } from '../../ui/events.ts';
+import { Field } from '../../ui/field.tsx';
+import { errorsByPath, SelectField, TextAreaField } from './controls.tsx';
+
+declare module '../../ui/events.ts' {
+  interface TwofoldEventDetails {
+    /** The registration form got its answer: a new organization, or one already registered. */
+    'twofold-registered': RegistrationResponse;
+  }
+}
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'twofold-registered': TwofoldEvent<'twofold-registered'>;
+  }
+}
+
+/** spec (part 1, sections 2 and 8), word for word. */
+export const registrationTexts = {
+  submit: 'Complete Registration',
+  submitting: 'Registering...',
+  complete: 'Registration Complete!',
+  already: 'Already Registered!',
+  failedTitle: 'Registration Failed',
+  failed: 'There was an error registering your nonprofit. Please try again.',
+} as const;
+
+/** spec (part 1, section 3): "Types are non-profit and edu-pto (labelled Nonprofit, and Gradeschool or PTA)." */
+export const organizationTypes = [
+  { value: 'non-profit', label: 'Nonprofit' },
+  { value: 'edu-pto', label: 'Gradeschool or PTA' },
+] as const;
+export const countries = [
+  { value: 'US', label: 'United States' },
+  { value: 'CA', label: 'Canada' },
+] as const;
+
+const defaultSupportEmail = 'support@twofold.test';
+
+export interface RegistrationProps {
+  /** Where a visitor who cannot reach the registered administrator writes to. */
+  supportEmail?: string;
+}
+
+interface Values {
+  name: string;
+  type: string;
+  phone: string;
+  fax: string;
+  mission: string;
+  ein: string;
+  url: string;
+  street: string;
+  street2: string;
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+  categoryId: number[];
+  contact_name: string;
+  contact_email: string;
+  contact_phone: string;
+}
+type TextKey = Exclude<keyof Values, 'categoryId'>;
+
+const empty: Values = {
+  name: '',
+  type: '',
+  phone: '',
+  fax: '',
+  mission: '',
+  ein: '',
+  url: '',
+  street: '',
+  street2: '',
+  city: '',
+  state: '',
+  zip: '',
+  country: '',
+  categoryId: [],
+  contact_name: '',
+  contact_email: '',
+  contact_phone: '',
+};
+
+/** The form's values as the registration payload: trimmed, blank optional fields left out. */
+export function toRegistrationInput(values: Values): unknown {
+  const optional = (value: string) => value.trim() || undefined;
+  return {
+    name: values.name.trim(),
+    type: values.type,
+    phone: values.phone.trim(),
+    fax: optional(values.fax),
+    mission: values.mission.trim(),
+    ein: values.ein.trim(),
+    url: values.url.trim(),
+    address: {
+      street: values.street.trim(),
+      street2: optional(values.street2),
+      city: values.city.trim(),
+      state: optional(values.state),
+      zip: optional(values.zip),
+      country: values.country,
+    },
+    categoryId: values.categoryId,
+    contact_name: values.contact_name.trim(),
+    contact_email: values.contact_email.trim(),
+    contact_phone: optional(values.contact_phone),
+  };
+}
+
+interface Outcome extends RegistrationResponse {
+  name: string;
+}
+
+/**
+ * spec (part 1, section 2, Nonprofit registration screen): Organization Information, Categories
+ * and Administrative Contact; then 'Registration Complete!' or 'Already Registered!'.
+ */
+export function Registration({ supportEmail = defaultSupportEmail }: RegistrationProps) {
+  const { host } = useElement();
+  const [values, setValues] = useState<Values>(empty);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [loading, setLoading] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const categoriesErrorId = useId();
+
+  // Focus the first invalid field once React has rendered the error state.
+  useEffect(() => {
+    if (Object.keys(errors).length)
+      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [errors]);
+
+  if (outcome) return <RegistrationOutcome outcome={outcome} supportEmail={supportEmail} />;
+
+  const set = (key: TextKey) => (event: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [key]: event.target.value }));
+  const toggleCategory = (id: number, checked: boolean) =>
+    setValues((v) => ({
+      ...v,
+      categoryId: checked ? [...v.categoryId, id] : v.categoryId.filter((c) => c !== id),
+    }));
+  const text = (key: TextKey, errorKey: string = key) => ({
+    name: key,
+    value: values[key],
+    error: errors[errorKey],
+    onChange: set(key),
+  });
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = RegistrationRequest.safeParse(toRegistrationInput(values));
+    if (!parsed.success) {
+      setErrors(errorsByPath(parsed.error.issues));
+      return;
+    }
+    setErrors({});
+    setLoading(true);
+    try {
+      const result = await register(parsed.data);
+      emit(host, 'twofold-registered', result);
+      setOutcome({ ...result, name: parsed.data.name });
+    } catch {
+      toast({
+        title: registrationTexts.failedTitle,
+        description: registrationTexts.failed,
+        variant: 'destructive',
+      });
+      setLoading(false);
+    }
+  };
+
+  const categoriesError = errors.categoryId;
+  return (
+    <div className="registration" part="card">
+      <header className="registration__header">
+        <p className="registration__brand">Twofold</p>
+        <h1 className="registration__title">Register Your Nonprofit</h1>
+        <p className="muted">
+          Register your organization to start receiving matched gifts. Fields marked optional may be left
+          blank.
+        </p>
+      </header>
+      <form
+        ref={formRef}
+        className="registration__form"
+        noValidate
+        onSubmit={submit}
+        aria-label="Nonprofit registration"
+      >
+        <section className="registration__section" aria-labelledby="registration-organization" part="section">
+          <h2 className="registration__section-title" id="registration-organization">
+            Organization Information
+          </h2>
+          <OrganizationNameField
+            value={values.name}
+            error={errors.name}
+            onChange={(name) => setValues((v) => ({ ...v, name }))}
+          />
+          <div className="registration__row">
+            <SelectField
+              label="Organization Type"
+              name="type"
+              value={values.type}
+              error={errors.type}
+              onChange={set('type')}
+              placeholder="Select a type"
+              options={organizationTypes}
+            />
+            <Field label="EIN" autoComplete="off" {...text('ein')} />
+          </div>
+          <div className="registration__row">
+            <Field label="Phone" type="tel" autoComplete="tel" {...text('phone')} />
+            <Field label="Fax (optional)" type="tel" autoComplete="off" {...text('fax')} />
+          </div>
+          <Field label="Website" type="url" autoComplete="url" placeholder="https://" {...text('url')} />
+          <TextAreaField label="Mission Statement" rows={4} maxLength={2000} {...text('mission')} />
+          <Field label="Street Address" autoComplete="address-line1" {...text('street', 'address.street')} />
+          <Field
+            label="Street Address Line 2 (optional)"
+            autoComplete="address-line2"
+            {...text('street2', 'address.street2')}
+          />
+          <div className="registration__row registration__row--address">
+            <Field label="City" autoComplete="address-level2" {...text('city', 'address.city')} />
+            {/* spec: "The state input is limited to 2 characters." */}
+            <Field
+              label="State (optional)"
+              autoComplete="address-level1"
+              maxLength={2}
+              {...text('state', 'address.state')}
+            />
+            <Field label="ZIP Code (optional)" autoComplete="postal-code" {...text('zip', 'address.zip')} />
+          </div>
+          <SelectField
+            label="Country"
+            name="country"
+            autoComplete="country"
+            value={values.country}
+            error={errors['address.country']}
+            onChange={set('country')}
+            placeholder="Select a country"
+            options={countries}
+          />
+        </section>
+
+        <section className="registration__section" aria-labelledby="registration-categories" part="section">
+          <h2 className="registration__section-title" id="registration-categories">
+            Categories
+          </h2>
+          <fieldset
+            className="registration__categories"
+            aria-describedby={categoriesError ? categoriesErrorId : undefined}
+          >
+            <legend className="registration__legend">
+              Choose at least one category that describes your work.
+            </legend>
+            <div className="registration__category-list">
+              {categories.map((category) => (
+                <label key={category.id} className="registration__category">
+                  <input
+                    type="checkbox"
+                    name="categoryId"
+                    value={category.id}
+                    checked={values.categoryId.includes(category.id)}
+                    aria-invalid={categoriesError ? true : undefined}
+                    onChange={(e) => toggleCategory(category.id, e.target.checked)}
+                  />
+                  <span>{category.name}</span>
+                </label>
+              ))}
+            </div>
+            {categoriesError ? (
+              <p id={categoriesErrorId} className="field__error">
+                {categoriesError}
+              </p>
+            ) : null}
+          </fieldset>
+        </section>
+
+        <section className="registration__section" aria-labelledby="registration-contact" part="section">
+          <h2 className="registration__section-title" id="registration-contact">
+            Administrative Contact
+          </h2>
+          <p className="muted">
+            This person becomes the organization's administrator and receives the sign-in email.
+          </p>
+          <Field label="Contact Name" autoComplete="name" {...text('contact_name')} />
+          <div className="registration__row">
+            <Field label="Contact Email" type="email" autoComplete="email" {...text('contact_email')} />
+            <Field
+              label="Contact Phone (optional)"
+              type="tel"
+              autoComplete="tel"
+              {...text('contact_phone')}
+            />
+          </div>
+        </section>
+
+        <Button type="submit" block disabled={loading} part="submit-button">
+          {loading ? registrationTexts.submitting : registrationTexts.submit}
+        </Button>
+      </form>
+    </div>
+  );
+}
+
+function RegistrationOutcome({ outcome, supportEmail }: { outcome: Outcome; supportEmail: string }) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // The form the user just submitted is gone: move focus to what replaced it.
+  useEffect(() => headingRef.current?.focus(), []);
+  const loginUrl = `${getApiBase()}/portal/login`;
+
+  if (outcome.registered) {
+    return (
+      <div className="registration registration--done" part="card">
+        <h1 className="registration__title" tabIndex={-1} ref={headingRef}>
+          {registrationTexts.complete}
+        </h1>
+        <p>
+          <strong>{outcome.name}</strong> is registered. We sent an email to <strong>{outcome.email}</strong>{' '}
+          so you can create a password: follow its link (valid for 7 days), then sign in to finish setting up
+          your organization.
+        </p>
+        <p className="muted">If you already have a Twofold account, the email says so: just sign in.</p>
+        <a className="btn btn--secondary" href={loginUrl}>
+          Go to Sign In
+        </a>
+      </div>
+    );
+  }
+  return (
+    <div className="registration registration--done" part="card">
+      <h1 className="registration__title" tabIndex={-1} ref={headingRef}>
+        {registrationTexts.already}
+      </h1>
+      <p>
+        <strong>{outcome.name}</strong> is already registered. Its administrator is{' '}
+        <strong>{outcome.email}</strong>: ask them to add you as a user of the organization.
+      </p>
+      <p className="muted">
+        If they cannot add you, contact support at <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+      </p>
+      <a className="btn btn--secondary" href={loginUrl}>
+        Go to Sign In
+      </a>
+    </div>
+  );
+}
+
+/**
+ * The organization name with suggestions of already registered organizations (spec: the
+ * organization-search behaviour, "at least 2 characters", "delayed by 300 ms"), so a visitor
+ * notices their nonprofit is already there. An ARIA combobox; choosing a suggestion fills the name.
+ */
+function OrganizationNameField({
+  value,
+  error,
+  onChange,
+}: {
+  value: string;
+  error: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  const listId = useId();
+  const [results, setResults] = useState<OrgRef[]>([]);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  // A chosen suggestion is not searched again.
+  const chosen = useRef<string | null>(null);
+
+  useEffect(() => {
+    const term = value.trim();
+    if (term.length < organizationSearch.minLength || term === chosen.current) {
+      setResults([]);
+      setOpen(false);
+      return;
+    }
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      searchRegisteredOrganizations(term)
+        .then((found) => {
+          if (cancelled) return;
+          setResults(found);
+          setActive(-1);
+          setOpen(found.length > 0);
+        })
+        // Suggestions are a courtesy: without them the form still works.
+        .catch(() => {
+          if (!cancelled) setResults([]);
+        });
+    }, organizationSearch.delay);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [value]);
+
+  const pick = (org: OrgRef) => {
+    chosen.current = org.name;
+    onChange(org.name);
+    setOpen(false);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    const count = results.length;
+    if (event.key === 'ArrowDown' && count) {
+      event.preventDefault();
+      setOpen(true);
+      setActive((i) => (i + 1) % count);
+    } else if (event.key === 'ArrowUp' && count) {
+      event.preventDefault();
+      setOpen(true);
+      setActive((i) => (i <= 0 ? count - 1 : i - 1));
+    } else if (event.key === 'Enter' && open) {
+      const org = results[active];
+      if (org) {
+        event.preventDefault();
+        pick(org);
+      }
+    } else if (event.key === 'Escape' && open) {
+      event.preventDefault();
+      setOpen(false);
+    }
+  };
+
+  const showList = open && results.length > 0;
+  const activeOrg = showList ? results[active] : undefined;
+  return (
+    <div className="registration__combobox">
+      <Field
+        label="Organization Name"
+        name="name"
+        autoComplete="organization"
+        spellCheck={false}
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={showList}
+        aria-controls={listId}
+        aria-activedescendant={activeOrg ? `${listId}-${activeOrg.id}` : undefined}
+        value={value}
+        error={error}
+        onChange={(e) => {
+          chosen.current = null;
+          onChange(e.target.value);
+        }}
+        onKeyDown={onKeyDown}
+        onBlur={() => setOpen(false)}
+        onFocus={() => {
+          if (results.length) setOpen(true);
+        }}
+      />
+      <div className="registration__suggestions" hidden={!showList} part="suggestions">
+        <p className="registration__suggestions-title" aria-hidden="true">
+          Already registered
+        </p>
+        <div id={listId} role="listbox" aria-label="Already registered organizations">
+          {showList
+            ? results.map((org, index) => (
+                <div
+                  key={org.id}
+                  id={`${listId}-${org.id}`}
+                  role="option"
+                  aria-selected={index === active}
+                  className={`registration__option${index === active ? ' registration__option--active' : ''}`}
+                  // Keep focus in the input; the click still chooses.
+                  onMouseDown={(e) => e.preventDefault()}
+                  onClick={() => pick(org)}
+                  onKeyDown={() => {}}
+                  tabIndex={-1}
+                >
+                  {org.name}
+                </div>
+              ))
+            : null}
+        </div>
+      </div>
+      <p className="visually-hidden" aria-live="polite">
+        {showList
+          ? `${results.length} already registered ${results.length === 1 ? 'organization matches' : 'organizations match'}. Use the arrow keys to review.`
+          : ''}
+      </p>
+    </div>
+  );
+}
