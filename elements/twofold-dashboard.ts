@@ -1,18 +1,23 @@
 import dashboardCss from '../src/features/dashboard/dashboard.css?inline';
 import { Dashboard } from '../src/features/dashboard/dashboard.tsx';
+import setupCss from '../src/features/setup/setup.css?inline';
 import { defineElement } from './define-element.ts';
 
 /**
- * @summary The Dashboard heading for the current organization.
+ * @summary The Dashboard of the current organization: its heading, the setup card and the welcome card.
  *
  * @attr api-base - The API's origin when it is not the page's own.
  *
  * @csspart base - The element's inner root.
  * @csspart header - The heading and the organization's name.
+ * @csspart setup-card - The setup checklist ('Finish these steps to enable matching!').
+ * @csspart welcome-card - The welcome card of a newly complete, premium organization.
  *
  * @cssproperty --twofold-font-family - The typeface.
  */
-export const TwofoldDashboard = defineElement('twofold-dashboard', Dashboard, { styles: [dashboardCss] });
+export const TwofoldDashboard = defineElement('twofold-dashboard', Dashboard, {
+  styles: [dashboardCss, setupCss],
+});
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,9 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { currentOrganization, organizationLoading } from '../../state/organization.ts';
+import { currentLevel, currentOrganization, organizationLoading } from '../../state/organization.ts';
 import { isSuperUser } from '../../state/session.ts';
 import { Spinner } from '../../ui/spinner.tsx';
+import { SetupCard, WelcomeCard } from '../setup/setup-card.tsx';
 
-/** The Dashboard heading for the current organization. (Setup card and statistics come with their issues.) */
+/** The Dashboard for the current organization: heading, setup card and welcome card. (Statistics come with their issue.) */
 export function Dashboard() {
   useSignals();
   const organization = currentOrganization.value;
@@ -26,6 +27,12 @@ export function Dashboard() {
           </p>
         )}
       </header>
+      <SetupCard
+        organization={organization}
+        loading={organizationLoading.value}
+        level={currentLevel.value ?? 'none'}
+      />
+      <WelcomeCard organization={organization} />
     </section>
   );
 }
