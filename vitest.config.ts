@@ -7,6 +7,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Two cores; each server test file runs its own in-process WASM database.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -24,8 +26,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // PGlite is one in-process WASM database per test file; two cores, so keep it modest.
-          maxWorkers: 2,
         },
       },
     ],
