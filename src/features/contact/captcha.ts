@@ -32,6 +32,7 @@ export async function solve(challenge: CaptchaChallenge, signal?: AbortSignal): 
     challenge.maxnumber ?? 1_000_000,
   );
   const abort = () => controller.abort();
+  if (signal?.aborted) abort();
   signal?.addEventListener('abort', abort, { once: true });
   try {
     const solution = await promise;
