@@ -7,6 +7,11 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
+# Every runner's output also goes to a log, so the last line can add up what all of them ran.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+run() { "$@" 2>&1 | tee -a "$log"; }
+
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   step "Installing npm packages (npm ci)"
   npm ci --no-audit --no-fund
@@ -22,12 +27,12 @@ step "Lint (Biome, zero warnings)"
 npx biome check --error-on-warnings .
 
 step "Unit and server tests on PGlite"
-TEST_DB=pglite npx vitest run
+TEST_DB=pglite run npx vitest run
 
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 if node scripts/pg-available.mjs; then
   step "Server tests on PostgreSQL (${DATABASE_URL%%@*}@…)"
-  TEST_DB=postgres npx vitest run --project server
+  TEST_DB=postgres run npx vitest run --project server
 else
   step "PostgreSQL did not answer at DATABASE_URL: the server suites ran on PGlite only"
 fi
@@ -37,9 +42,11 @@ step "Build the portal and the element bundles"
 npm run build
 
 step "Element bundles in Chromium (@web/test-runner)"
-npx web-test-runner
+run npx web-test-runner
 
 step "End-to-end journeys (Playwright, Debian chromium, real server)"
-npx playwright test
+run npx playwright test
 
 step "All test stages passed"
+# vitest: "Tests  115 passed (115)"; web-test-runner: "28 passed, 0 failed"; Playwright: "10 passed (40s)".
+node scripts/count-tests.mjs "$log"
