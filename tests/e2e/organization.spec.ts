@@ -44,7 +44,11 @@ test('each tab loads, keeps its name in the address and passes axe', async ({ pa
       'categories',
       () => expect(page.getByRole('checkbox', { name: 'Foodbanks' })).toBeChecked(),
     ],
-    ['Users', 'users', () => expect(page.getByRole('cell', { name: 'reader@twofold.test' })).toBeVisible()],
+    [
+      'Users',
+      'users',
+      () => expect(page.getByRole('cell', { name: 'reader@twofold.test', exact: true })).toBeVisible(),
+    ],
     ['Files', 'files', () => expect(page.getByRole('heading', { name: 'Documents' })).toBeVisible()],
     [
       'Settings',
@@ -286,7 +290,7 @@ test('a read user sees everything and can change nothing', async ({ page }) => {
   await expect(saveButton(page)).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
   await tab(page, 'Users').click();
-  await expect(page.getByRole('cell', { name: 'admin@twofold.test' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'admin@twofold.test', exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add User' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(0);
   await tab(page, 'Files').click();
