@@ -237,13 +237,15 @@ function UserRow({
         <Badge variant={levelBadge[user.level]}>{user.level}</Badge>
       </td>
       {manage ? (
-        <td className="details__row-actions">
-          <Button variant="secondary" onClick={start} aria-label={`Edit ${user.email}`}>
-            Edit
-          </Button>
-          <Button variant="ghost" onClick={onRemove} aria-label={`Remove ${user.email}`}>
-            Remove
-          </Button>
+        <td>
+          <div className="details__row-actions">
+            <Button variant="secondary" onClick={start} aria-label={`Edit ${user.email}`}>
+              Edit
+            </Button>
+            <Button variant="ghost" onClick={onRemove} aria-label={`Remove ${user.email}`}>
+              Remove
+            </Button>
+          </div>
         </td>
       ) : null}
     </tr>
