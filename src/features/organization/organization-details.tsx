@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from 'react';
+import { type Dispatch, type ReactNode, type SetStateAction, useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { updateOrganization } from '../../api/organization.ts';
 import {
@@ -174,7 +174,7 @@ function DetailsForm({
   }, [errors]);
 
   const tabProps = { organization, form, setForm: update, errors, level };
-  const content: Record<OrganizationTab, React.ReactNode> = {
+  const content: Record<OrganizationTab, ReactNode> = {
     basic: <BasicTab {...tabProps} />,
     contact: <ContactTab {...tabProps} />,
     address: <AddressTab {...tabProps} />,
