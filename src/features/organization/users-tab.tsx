@@ -114,6 +114,23 @@ export function UsersTab({ organization, level }: { organization: Organization; 
         </table>
         {organization.users.length === 0 ? <p className="muted">No users yet.</p> : null}
       </Section>
+      {organization.shadowedPermissions.length ? (
+        <Section
+          title="Access through the parent organization"
+          description="Users of the parent organization also reach this chapter. Change their access on the parent organization."
+        >
+          <ul className="details__list" aria-label="Access through the parent organization">
+            {organization.shadowedPermissions.map((p) => (
+              <li key={`${p.organization_id}-${p.user.id}`} className="details__list-item">
+                <span>
+                  {p.user.name} <span className="muted">{p.user.email}</span>
+                </span>
+                <Badge variant={levelBadge[p.level]}>{p.level}</Badge>
+              </li>
+            ))}
+          </ul>
+        </Section>
+      ) : null}
       {manage ? (
         <AddUserForm organizationId={organization.id} onUsers={apply} onProblem={setProblem} />
       ) : null}
