@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from './config.ts';
@@ -13,6 +12,7 @@ import { mountRoutes } from './http/router.ts';
 import { mountStatic } from './http/static.ts';
 import { devMailbox } from './mail/dev-mailbox.ts';
 import { routes as apiRoutes } from './routes.ts';
+import { type FileStorage, folderStorage } from './storage/storage.ts';
 
 export { routes } from './routes.ts';
 
@@ -26,16 +26,17 @@ export type AppOptions = {
   distDir?: string;
   /** The route table; defaults to the API's. Tests may mount extra routes. */
   routes?: readonly AnyRoute[];
+  /** Where uploads are kept; defaults to the folder DATA_DIR/files. */
+  storage?: FileStorage;
 };
-
-const maxBodyBytes = 1024 * 1024;
 
 /** Composes the API, the dev mailbox and the static portal into one Hono app. */
 export function createApp(options: AppOptions) {
   const { config, db } = options;
   const logger = options.logger ?? consoleLogger;
   const routes = options.routes ?? apiRoutes;
-  const deps: Deps = { db, config, logger };
+  const storage = options.storage ?? folderStorage(path.join(config.dataDir, 'files'));
+  const deps: Deps = { db, config, logger, storage };
   const app = new Hono<AppEnv>();
 
   if (config.logRequests) {
@@ -70,14 +71,7 @@ export function createApp(options: AppOptions) {
     }),
   );
 
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: (c) => c.json({ message: httpMessages.bodyTooLarge }, 413),
-    }),
-  );
-
+  // Body limits are per route (uploads allow more than JSON calls): see mountRoutes.
   mountRoutes(app, routes, deps);
 
   if (!config.smtpUrl) app.route('/dev/mailbox', devMailbox(db));
@@ -98,7 +92,7 @@ export function createApp(options: AppOptions) {
     return c.json({ message: httpMessages.internal }, 500);
   });
 
-  return { app, routes };
+  return { app, routes, storage };
 }
 
 export type App = ReturnType<typeof createApp>['app'];

@@ -1,7 +1,10 @@
 import { openApiDocument } from './http/openapi.ts';
 import { type AnyRoute, defineRoute } from './http/route.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { captchaRoutes } from './modules/captcha/captcha.routes.ts';
+import { contactRoutes } from './modules/contact/contact.routes.ts';
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
+import { registrationRoutes } from './modules/registration/registration.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 
 const openApiRoute = defineRoute({
@@ -22,6 +25,9 @@ const openApiRoute = defineRoute({
 export const routes: readonly AnyRoute[] = [
   ...authRoutes,
   ...organizationRoutes,
+  ...registrationRoutes,
+  ...captchaRoutes,
+  ...contactRoutes,
   ...systemRoutes,
   openApiRoute,
 ];

@@ -196,6 +196,8 @@ export const outbox = pgTable(
     id: serial('id').primaryKey(),
     to: text('to').notNull(),
     subject: text('subject').notNull(),
+    /** Where replies go (the contact form's sender), when not to MAIL_FROM. */
+    reply_to: text('reply_to'),
     html: text('html').notNull(),
     text: text('text').notNull(),
     status: text('status').$type<OutboxStatus>().notNull().default('pending'),
@@ -209,4 +211,59 @@ export const outbox = pgTable(
     index('outbox_due_idx').on(t.status, t.next_attempt_at),
     check('outbox_status_values', sql`${t.status} in ('pending', 'sent', 'failed')`),
   ],
+);
+
+/** Messages sent through the public contact form (they are also mailed to the support address). */
+export const contactMessages = pgTable('contact_messages', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  organization: text('organization').notNull(),
+  subject: text('subject').notNull(),
+  message: text('message').notNull(),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Captcha challenges already used once, kept until they expire so a solution cannot be replayed.
+ * Keyed by the challenge's signature (unique per issued challenge).
+ */
+export const usedCaptchas = pgTable(
+  'used_captchas',
+  {
+    signature: text('signature').primaryKey(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('used_captchas_expires_idx').on(t.expires_at)],
+);
+
+/** An organization's uploaded documents; `file` is the storage name (random, never user input). */
+export const documents = pgTable(
+  'documents',
+  {
+    id: serial('id').primaryKey(),
+    org_id: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    file: text('file').notNull(),
+    content_type: text('content_type').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('documents_org_id_idx').on(t.org_id)],
+);
+
+/** spec (part 1, section 3, Notifee): extra addresses that receive an organization's notification emails. */
+export const notifees = pgTable(
+  'notifees',
+  {
+    id: serial('id').primaryKey(),
+    org_id: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Stored lowercased, like users' emails. */
+    email: text('email').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('notifees_org_email_unique').on(t.org_id, t.email)],
 );

@@ -27,4 +27,6 @@ export const httpMessages = {
   invalidJson: 'The request body is not valid JSON.',
   jsonRequired: 'Send the request body as JSON (Content-Type: application/json).',
   bodyTooLarge: 'The request body is too large (limit 1 MB).',
+  multipartRequired: 'Send the request body as multipart/form-data.',
+  invalidMultipart: 'The request body is not valid multipart/form-data.',
 } as const;

@@ -4,6 +4,7 @@ import type * as core from 'zod/v4/core';
 import type { Capability, PermissionLevel } from '../../src/contract/access.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import type { FileStorage } from '../storage/storage.ts';
 import type { Logger } from './logger.ts';
 
 /** The signed-in staff member a request acts for. */
@@ -19,6 +20,8 @@ export type Deps = {
   db: Db;
   config: Config;
   logger: Logger;
+  /** Uploaded files (logos, documents). */
+  storage: FileStorage;
 };
 
 export type AppEnv = {
@@ -66,6 +69,8 @@ export type RouteRateLimit<P, Q, B> = {
   email?: (input: RouteInput<P, Q, B>) => string | undefined;
   /** Count only failed attempts (login): a person signing in successfully is not throttled. */
   failuresOnly?: boolean;
+  /** A multiple of the configured per-address limit, for calls a person makes often (search as they type). */
+  ipFactor?: number;
 };
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -83,6 +88,20 @@ export type RouteDefinition<P = unknown, Q = unknown, B = unknown, A = ServerRou
   params?: core.$ZodType<P>;
   query?: core.$ZodType<Q>;
   body?: core.$ZodType<B>;
+  /**
+   * How the body arrives: JSON (the default), JSON the caller may leave out (then the schema sees
+   * `{}`), or multipart form data (the schema sees the parts by name, files as `File`).
+   */
+  bodyKind?: 'json' | 'optional-json' | 'multipart';
+  /** The largest body accepted, and the 413 message beyond it (default: 1 MB). */
+  bodyLimit?: { bytes: number; message: string };
+  /**
+   * Scripts on any origin may call it (CORS): only the public endpoints behind the embeddable
+   * elements (registration, contact) declare this.
+   */
+  cors?: boolean;
+  /** A check of the raw request before its input is read (e.g. registration's csrf token). */
+  precheck?: (c: Context<AppEnv>, deps: Deps) => Promise<void> | void;
   /** Documented responses by status, for the OpenAPI document. */
   responses?: Partial<Record<number, RouteResponse>>;
   rateLimit?: RouteRateLimit<P, Q, B>;

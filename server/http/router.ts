@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
 import { MemoryStore, rateLimiter } from 'hono-rate-limiter';
 import { atLeast } from '../../src/contract/access.ts';
 import { organizationNotFound } from '../../src/contract/organization.ts';
@@ -15,9 +17,20 @@ import { parseInput } from './validate.ts';
 export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRoute[], deps: Deps): void {
   const stores = new Map<string, MemoryStore<AppEnv>>();
   for (const route of routes) {
+    // Registered for every method of the path, so the browser's preflight (OPTIONS) is answered.
+    if (route.cors) app.use(route.path, publicCors);
     const chain: MiddlewareHandler<AppEnv>[] = [];
+    const limit = route.bodyLimit ?? { bytes: maxBodyBytes, message: httpMessages.bodyTooLarge };
+    chain.push(bodyLimit({ maxSize: limit.bytes, onError: (c) => c.json({ message: limit.message }, 413) }));
     const limits = route.rateLimit ? rateLimits(route, deps, stores) : undefined;
     if (limits) chain.push(limits.perIp);
+    if (route.precheck) {
+      const precheck = route.precheck;
+      chain.push(async (c, next) => {
+        await precheck(c, deps);
+        await next();
+      });
+    }
     chain.push(async (c, next) => {
       if (route.access !== 'anonymous') c.set('user', await authenticate(c, deps, route.access === 'donor'));
       c.set('input', await readInput(c, route));
@@ -45,6 +58,17 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRoute[], deps
   }
 }
 
+/** The JSON bodies of the API: 1 MB is far more than any form sends. */
+export const maxBodyBytes = 1024 * 1024;
+
+/** spec: the public elements run on partners' pages; their endpoints answer any origin. */
+const publicCors = cors({
+  origin: '*',
+  allowMethods: ['GET', 'POST', 'OPTIONS'],
+  allowHeaders: ['Content-Type', 'Authorization', 'X-CSRF-Token'],
+  maxAge: 600,
+});
+
 async function readInput(
   c: Context<AppEnv>,
   route: AnyRoute,
@@ -52,10 +76,15 @@ async function readInput(
   const params = route.params ? parseInput('params', route.params, c.req.param()) : {};
   const query = route.query ? parseInput('query', route.query, c.req.query()) : {};
   let body: unknown;
-  if (route.body) {
+  if (route.body && route.bodyKind === 'multipart') {
+    body = parseInput('body', route.body, await readMultipart(c));
+  } else if (route.body) {
     const type = c.req.header('content-type') ?? '';
-    if (!/^application\/json\s*(;|$)/i.test(type)) throw new HttpError(415, httpMessages.jsonRequired);
     const text = await c.req.text();
+    if (route.bodyKind === 'optional-json' && text.trim() === '') {
+      return { params, query, body: parseInput('body', route.body, {}) };
+    }
+    if (!/^application\/json\s*(;|$)/i.test(type)) throw new HttpError(415, httpMessages.jsonRequired);
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -65,6 +94,17 @@ async function readInput(
     body = parseInput('body', route.body, json);
   }
   return { params, query, body };
+}
+
+/** The parts of a multipart form by name (the last of repeated names), files as `File`. */
+async function readMultipart(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(type)) throw new HttpError(415, httpMessages.multipartRequired);
+  try {
+    return { ...(await c.req.parseBody()) };
+  } catch {
+    throw new HttpError(400, httpMessages.invalidMultipart);
+  }
 }
 
 /**
@@ -147,7 +187,7 @@ function rateLimits(route: AnyRoute, deps: Deps, stores: Map<string, MemoryStore
   };
   const perIpLimiter = rateLimiter<AppEnv>({
     ...common,
-    limit: perIp,
+    limit: perIp * (rule.ipFactor ?? 1),
     store: store('ip'),
     keyGenerator: (c) => `${name} ip ${clientIp(c, deps.config.trustProxy)}`,
   });

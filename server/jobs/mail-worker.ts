@@ -78,6 +78,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
           to: message.to,
           subject: message.subject,
           html: message.html,
+          ...(message.reply_to ? { replyTo: message.reply_to } : {}),
           text: message.text,
         });
         await db

@@ -7,7 +7,11 @@ import type { MailMessage } from '../mail/templates.ts';
  * (e.g. the token it carries): both are committed together or not at all.
  */
 export async function enqueueMail(tx: Queryable, message: MailMessage): Promise<number> {
-  const [row] = await tx.insert(outbox).values(message).returning({ id: outbox.id });
+  const { replyTo, ...rest } = message;
+  const [row] = await tx
+    .insert(outbox)
+    .values({ ...rest, reply_to: replyTo ?? null })
+    .returning({ id: outbox.id });
   if (!row) throw new Error('outbox insert returned no row');
   return row.id;
 }

@@ -1,5 +1,12 @@
 /** A rendered email: what the outbox stores and the transport sends. */
-export type MailMessage = { to: string; subject: string; html: string; text: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  /** Where replies go instead of the sender (e.g. a contact form message: its author). */
+  replyTo?: string | undefined;
+};
 
 const escapes: Record<string, string> = {
   '&': '&amp;',
@@ -102,4 +109,62 @@ export function invitationMail(
     footnote: 'If you were not expecting this, you can ignore this email.',
     supportEmail: r.supportEmail,
   });
+}
+
+/** After registration: the administrative contact creates a password through the link. */
+export function registrationMail(
+  r: Recipient & { url: string; organizationName: string; days: number },
+): MailMessage {
+  return render({
+    to: r.to,
+    subject: `${r.organizationName} is registered on Twofold`,
+    greeting: `Hello ${r.name},`,
+    paragraphs: [
+      `Thank you for registering ${r.organizationName} on Twofold, the portal where your organization tracks employer gift matching. You are its administrator.`,
+      `Create your password with the button below. The link works once and expires in ${r.days} days.`,
+    ],
+    action: { label: 'Create your password', url: r.url },
+    footnote: 'If you did not register this organization, please tell us.',
+    supportEmail: r.supportEmail,
+  });
+}
+
+/** After registration, for a contact who already has a password: nothing to create, just sign in. */
+export function registrationSignInMail(
+  r: Recipient & { url: string; organizationName: string },
+): MailMessage {
+  return render({
+    to: r.to,
+    subject: `${r.organizationName} is registered on Twofold`,
+    greeting: `Hello ${r.name},`,
+    paragraphs: [
+      `Thank you for registering ${r.organizationName} on Twofold. You are its administrator.`,
+      'You already have a Twofold account: sign in with your usual password and choose the organization in the portal.',
+    ],
+    action: { label: 'Sign in to Twofold', url: r.url },
+    footnote: 'If you did not register this organization, please tell us.',
+    supportEmail: r.supportEmail,
+  });
+}
+
+/** A contact form message, delivered to the support address; replies go to its author. */
+export function contactMail(m: {
+  to: string;
+  name: string;
+  email: string;
+  organization: string;
+  subject: string;
+  message: string;
+}): MailMessage {
+  const subject = `Contact form: ${m.subject}`;
+  const lines = [`From: ${m.name} <${m.email}>`, `Organization: ${m.organization}`, `Subject: ${m.subject}`];
+  const p = 'margin:0 0 12px;font-size:15px;line-height:1.5;color:#1f2937;';
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;">
+${lines.map((line) => `<p style="${p}">${escapeHtml(line)}</p>`).join('\n')}
+<p style="${p}white-space:pre-wrap;">${escapeHtml(m.message)}</p>
+</body></html>`;
+  const text = [...lines, '', m.message].join('\n');
+  return { to: m.to, subject, html, text, replyTo: m.email };
 }

@@ -131,14 +131,20 @@ export async function forgotPassword(deps: Deps, email: string): Promise<void> {
   });
 }
 
-/** Sets a new password with a reset token; the token and the user's other reset links die with it. */
+/**
+ * Sets a new password with a reset token or a set-password (invitation) token; the token and the
+ * user's other such links die with it.
+ */
 export async function resetPassword(deps: Deps, token: string, password: string): Promise<void> {
   // Hash before the transaction: it takes tens of milliseconds and needs no lock.
   const passwordHash = await hashPassword(password);
   await deps.db.transaction(async (tx) => {
-    const used = await consumeToken(tx, 'password_reset', token);
+    // Invitations and registrations send a set_password link to the same reset page.
+    const used =
+      (await consumeToken(tx, 'password_reset', token)) ?? (await consumeToken(tx, 'set_password', token));
     if (!used) throw new HttpError(400, authServiceMessages.resetInvalid);
     await tx.update(users).set({ password_hash: passwordHash }).where(eq(users.id, used.userId));
     await retireTokens(tx, 'password_reset', used.userId);
+    await retireTokens(tx, 'set_password', used.userId);
   });
 }

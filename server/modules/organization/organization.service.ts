@@ -186,7 +186,7 @@ export async function getOrganization(
 }
 
 /** `%`, `_` and `\` typed by a person are literal characters, not LIKE wildcards. */
-function containsPattern(term: string): string {
+export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
