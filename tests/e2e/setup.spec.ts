@@ -12,6 +12,7 @@ const name = 'Lighthouse Literacy Project';
 
 /** Registers a nonprofit through the public API, as the registration form does, and sets the contact's password. */
 async function registerAndSetPassword(page: Page) {
+  const unique = String(Date.now());
   const csrf = await page.request.get('/api/csrf-token');
   expect(csrf.ok()).toBe(true);
   const { csrf_token } = (await csrf.json()) as { csrf_token: string };
@@ -23,7 +24,8 @@ async function registerAndSetPassword(page: Page) {
       type: 'non-profit',
       phone: '(207) 555-0110',
       mission: 'Free reading tutors for adults along the coast of Maine.',
-      ein: '12-3456789',
+      // Unique per run, so no other journey's organization counts as the same one.
+      ein: `${unique.slice(-9, -7)}-${unique.slice(-7)}`,
       url: 'https://lighthouse-literacy.example.org',
       address: { street: '5 Harbor Road', city: 'Portland', state: 'ME', zip: '04101', country: 'US' },
       categoryId: [11],
