@@ -64,8 +64,12 @@ export function openApiDocument(routes: readonly AnyRoute[], info: { title: stri
       ...(route.body
         ? {
             requestBody: {
-              required: true,
-              content: { 'application/json': { schema: jsonSchema(route.body) } },
+              required: route.bodyKind !== 'optional-json',
+              content: {
+                [route.bodyKind === 'multipart' ? 'multipart/form-data' : 'application/json']: {
+                  schema: jsonSchema(route.body),
+                },
+              },
             },
           }
         : {}),

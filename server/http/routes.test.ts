@@ -49,6 +49,7 @@ describe('the route table', () => {
         'get /api/public/organization-search',
         'get /api/captcha/challenge',
         'post /api/contact-form',
+        'get /files/:name',
       ].sort(),
     );
   });

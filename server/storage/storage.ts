@@ -21,7 +21,7 @@ export type FileStorage = {
   /** Stores the bytes under a new random name and returns the name. */
   put: (bytes: Uint8Array, contentType: StoredType) => Promise<string>;
   /** The bytes and type of a stored file, or undefined when there is none by that name. */
-  get: (name: string) => Promise<{ bytes: Uint8Array; contentType: StoredType } | undefined>;
+  get: (name: string) => Promise<{ bytes: Uint8Array<ArrayBuffer>; contentType: StoredType } | undefined>;
   /** Removes a stored file; removing one that is gone already is not an error. */
   remove: (name: string) => Promise<void>;
 };
@@ -70,11 +70,11 @@ export function folderStorage(folder: string): FileStorage {
 
 /** Files in memory: for tests. */
 export function memoryStorage(): FileStorage & { names: () => string[] } {
-  const files = new Map<string, Uint8Array>();
+  const files = new Map<string, Uint8Array<ArrayBuffer>>();
   return {
     put: async (bytes, contentType) => {
       const name = newName(contentType);
-      files.set(name, bytes);
+      files.set(name, new Uint8Array(bytes));
       return name;
     },
     get: async (name) => {

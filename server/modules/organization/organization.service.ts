@@ -7,7 +7,15 @@ import {
   organizationNotFound,
 } from '../../../src/contract/organization.ts';
 import type { Queryable } from '../../db/client.ts';
-import { addresses, organizationCategories, organizations, permissions, users } from '../../db/schema.ts';
+import {
+  addresses,
+  categories,
+  documents,
+  organizationCategories,
+  organizations,
+  permissions,
+  users,
+} from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { displayName } from '../auth/auth.service.ts';
 import {
@@ -46,9 +54,57 @@ function notifyContact(value: unknown): Organization['notify_contact'] {
   return contact;
 }
 
+/** The authenticated URL of a document's file (documents are never public). */
+export function documentFileUrl(orgId: number, documentId: number): string {
+  return `/api/organization/${orgId}/document/${documentId}/file`;
+}
+
+/** spec: documents (id, name, file, uploaded_date), oldest first. */
+export async function organizationDocuments(
+  db: Queryable,
+  orgId: number,
+): Promise<Organization['documents']> {
+  const rows = await db
+    .select()
+    .from(documents)
+    .where(eq(documents.org_id, orgId))
+    .orderBy(asc(documents.created_at), asc(documents.id));
+  return rows.map((d) => ({
+    id: d.id,
+    name: d.name,
+    file: documentFileUrl(orgId, d.id),
+    uploaded_date: d.created_at.toISOString(),
+  }));
+}
+
+/** The users holding a level on the organization itself (Organization.users), by email. */
+export async function organizationUsers(db: Queryable, orgId: number): Promise<Organization['users']> {
+  const rows = await db
+    .select({ id: users.id, name: users.name, email: users.email, level: permissions.level })
+    .from(permissions)
+    .innerJoin(users, eq(users.id, permissions.user_id))
+    .where(eq(permissions.org_id, orgId))
+    .orderBy(asc(users.email));
+  return rows.map((u) => ({ id: u.id, name: displayName(u), email: u.email, level: u.level }));
+}
+
+/** The category ids, each once; an id outside the catalogue is a 400 naming it. */
+export async function checkCategories(db: Queryable, field: string, ids: number[]): Promise<number[]> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return [];
+  const known = new Set(
+    (await db.select({ id: categories.id }).from(categories).where(inArray(categories.id, unique))).map(
+      (c) => c.id,
+    ),
+  );
+  const unknown = unique.find((id) => !known.has(id));
+  if (unknown !== undefined) throw new HttpError(400, `${field}: Unknown category ${unknown}`);
+  return unique;
+}
+
 /** The portal-side record (spec part 1, section 3) from the stored row and its relations. */
 async function organizationRecord(db: Queryable, row: OrganizationRow): Promise<Organization> {
-  const [categoryRows, addressRows, userRows, childRows, chain] = await Promise.all([
+  const [categoryRows, addressRows, userList, childRows, chain, documentList] = await Promise.all([
     db
       .select({ id: organizationCategories.category_id })
       .from(organizationCategories)
@@ -57,18 +113,14 @@ async function organizationRecord(db: Queryable, row: OrganizationRow): Promise<
     row.address_id === null
       ? Promise.resolve([])
       : db.select().from(addresses).where(eq(addresses.id, row.address_id)),
-    db
-      .select({ id: users.id, name: users.name, email: users.email, level: permissions.level })
-      .from(permissions)
-      .innerJoin(users, eq(users.id, permissions.user_id))
-      .where(eq(permissions.org_id, row.id))
-      .orderBy(asc(users.email)),
+    organizationUsers(db, row.id),
     db
       .select({ id: organizations.id, name: organizations.name })
       .from(organizations)
       .where(eq(organizations.parent_id, row.id))
       .orderBy(...byName),
     organizationChain(db, row.id),
+    organizationDocuments(db, row.id),
   ]);
   const ancestors = chain.slice(1);
   const shadowRows =
@@ -121,12 +173,12 @@ async function organizationRecord(db: Queryable, row: OrganizationRow): Promise<
     file_irs: row.file_irs,
     file_logo: row.file_logo,
     api_keys: [],
-    documents: [],
+    documents: documentList,
     category_id_array: categoryRows.map((c) => c.id),
     user_permissions: [],
     webhooks: [],
     active_integrations: [],
-    users: userRows.map((u) => ({ id: u.id, name: displayName(u), email: u.email, level: u.level })),
+    users: userList,
     address: address
       ? {
           id: address.id,

@@ -1,23 +1,15 @@
-import { and, asc, eq, ilike, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, sql } from 'drizzle-orm';
 import type { OrgRef } from '../../../src/contract/auth.ts';
 import { organizationSearch } from '../../../src/contract/public.ts';
 import type { RegistrationRequest, RegistrationResponse } from '../../../src/contract/registration.ts';
 import type { Queryable, Tx } from '../../db/client.ts';
-import {
-  addresses,
-  categories,
-  organizationCategories,
-  organizations,
-  permissions,
-  users,
-} from '../../db/schema.ts';
-import { HttpError } from '../../http/errors.ts';
+import { addresses, organizationCategories, organizations, permissions, users } from '../../db/schema.ts';
 import type { Deps } from '../../http/route.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
 import { registrationMail, registrationSignInMail } from '../../mail/templates.ts';
 import { displayName, normalizeEmail } from '../auth/auth.service.ts';
 import { issueToken } from '../auth/tokens.ts';
-import { containsPattern } from '../organization/organization.service.ts';
+import { checkCategories, containsPattern } from '../organization/organization.service.ts';
 import { organizationChain } from '../permissions/permissions.service.ts';
 
 /** How long the emailed set-password link of a registration or invitation works. */
@@ -88,18 +80,6 @@ async function registeredAdministrator(
   return found.notify_contact.email ?? '';
 }
 
-async function checkCategories(db: Queryable, ids: number[]): Promise<number[]> {
-  const unique = [...new Set(ids)];
-  const known = new Set(
-    (await db.select({ id: categories.id }).from(categories).where(inArray(categories.id, unique))).map(
-      (c) => c.id,
-    ),
-  );
-  const unknown = unique.find((id) => !known.has(id));
-  if (unknown !== undefined) throw new HttpError(400, `categoryId: Unknown category ${unknown}`);
-  return unique;
-}
-
 /** The user for an email: the existing one, or a new one without a password. */
 export async function findOrCreateUser(tx: Tx, email: string, name: string) {
   const normalized = normalizeEmail(email);
@@ -116,7 +96,7 @@ export async function findOrCreateUser(tx: Tx, email: string, name: string) {
  */
 export async function register(deps: Deps, input: RegistrationRequest): Promise<RegistrationResponse> {
   const { config } = deps;
-  const categoryIds = await checkCategories(deps.db, input.categoryId);
+  const categoryIds = await checkCategories(deps.db, 'categoryId', input.categoryId);
   return deps.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${registrationLock})`);
     const found = await findRegistered(tx, {
