@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { expectNoAxeViolations, linkFromMailbox, signIn } from './support.ts';
 
@@ -21,21 +23,21 @@ function newNonprofit(label: string): Nonprofit {
 
 /** Fill the registration form as a visitor would, inside `scope` (the page or an embedding page). */
 async function fillRegistration(scope: Page | Locator, org: Nonprofit) {
-  await scope.getByLabel('Organization Name').fill(org.name);
+  await scope.getByLabel('Organization Name', { exact: true }).fill(org.name);
   await scope.getByLabel('Organization Type').selectOption({ label: 'Nonprofit' });
-  await scope.getByLabel('EIN').fill(org.ein);
+  await scope.getByLabel('EIN', { exact: true }).fill(org.ein);
   await scope.getByLabel('Phone', { exact: true }).fill('(555) 010-0100');
-  await scope.getByLabel('Website').fill('https://nonprofit.example.org');
+  await scope.getByLabel('Website', { exact: true }).fill('https://nonprofit.example.org');
   await scope.getByLabel('Mission Statement').fill('Meals and groceries for families in need.');
   await scope.getByLabel('Street Address', { exact: true }).fill('12 Harbor Way');
-  await scope.getByLabel('City').fill('Salem');
+  await scope.getByLabel('City', { exact: true }).fill('Salem');
   await scope.getByLabel('State (optional)').fill('MA');
   await scope.getByLabel('ZIP Code (optional)').fill('01970');
-  await scope.getByLabel('Country').selectOption('US');
-  await scope.getByLabel('Foodbanks').check();
-  await scope.getByLabel('Human Social Services').check();
-  await scope.getByLabel('Contact Name').fill(org.contactName);
-  await scope.getByLabel('Contact Email').fill(org.contactEmail);
+  await scope.getByLabel('Country', { exact: true }).selectOption('US');
+  await scope.getByLabel('Foodbanks', { exact: true }).check();
+  await scope.getByLabel('Human Social Services', { exact: true }).check();
+  await scope.getByLabel('Contact Name', { exact: true }).fill(org.contactName);
+  await scope.getByLabel('Contact Email', { exact: true }).fill(org.contactEmail);
 }
 
 test('a new nonprofit registers, sets a password from the mailbox and signs in to its organization', async ({
@@ -51,7 +53,7 @@ test('a new nonprofit registers, sets a password from the mailbox and signs in t
   await page.getByRole('button', { name: 'Complete Registration' }).click();
   await expect(page.getByText('Organization name is required')).toBeVisible();
   await expect(page.getByText('At least one category must be selected')).toBeVisible();
-  await expect(page.getByLabel('Organization Name')).toBeFocused();
+  await expect(page.getByLabel('Organization Name', { exact: true })).toBeFocused();
 
   await fillRegistration(page, org);
   await page.getByRole('button', { name: 'Complete Registration' }).click();
@@ -111,37 +113,41 @@ test('the name field suggests organizations that are already registered', async 
 
 test('a partner page on another origin embeds the registration element', async ({ page, baseURL }) => {
   const api = new URL(baseURL ?? 'http://localhost:8799');
-  // The same server reached by another name is another origin (and still a secure context).
-  const partner = `http://127.0.0.1:${api.port}/partner/onboarding`;
-  await page.route(partner, (route) =>
-    route.fulfill({
-      contentType: 'text/html',
-      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner onboarding</title>
+  // The partner's own web server: another origin, loading the element from ours.
+  const partnerPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner onboarding</title>
 <script type="module" src="${api.origin}/elements/twofold-registration.js"></script>
 <script type="module" src="${api.origin}/elements/twofold-toaster.js"></script></head>
 <body><main><h1>Partner onboarding</h1>
 <twofold-registration api-base="${api.origin}"></twofold-registration><twofold-toaster></twofold-toaster>
-</main></body></html>`,
-    }),
-  );
-  await page.goto(partner);
-  await page.evaluate(() =>
-    document.addEventListener('twofold-registered', (e) => {
-      (window as unknown as { registered: unknown }).registered = (e as CustomEvent).detail;
-    }),
-  );
-  const org = newNonprofit('Partner Food Bank');
-  const element = page.locator('twofold-registration');
-  await fillRegistration(element, org);
-  await element.getByRole('button', { name: 'Complete Registration' }).click();
-  await expect(element.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible();
-  expect(await page.evaluate(() => (window as unknown as { registered: unknown }).registered)).toEqual({
-    registered: true,
-    already_registered: false,
-    email: org.contactEmail,
+</main></body></html>`;
+  const partnerServer = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(partnerPage);
   });
-  await expect(element.getByRole('link', { name: 'Go to Sign In' })).toHaveAttribute(
-    'href',
-    `${api.origin}/portal/login`,
-  );
+  await new Promise<void>((resolve) => partnerServer.listen(0, '127.0.0.1', resolve));
+  const { port } = partnerServer.address() as AddressInfo;
+  try {
+    await page.goto(`http://127.0.0.1:${port}/onboarding`);
+    await page.evaluate(() =>
+      document.addEventListener('twofold-registered', (e) => {
+        (window as unknown as { registered: unknown }).registered = (e as CustomEvent).detail;
+      }),
+    );
+    const org = newNonprofit('Partner Food Bank');
+    const element = page.locator('twofold-registration');
+    await fillRegistration(element, org);
+    await element.getByRole('button', { name: 'Complete Registration' }).click();
+    await expect(element.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { registered: unknown }).registered)).toEqual({
+      registered: true,
+      already_registered: false,
+      email: org.contactEmail,
+    });
+    await expect(element.getByRole('link', { name: 'Go to Sign In' })).toHaveAttribute(
+      'href',
+      `${api.origin}/portal/login`,
+    );
+  } finally {
+    partnerServer.close();
+  }
 });
