@@ -3,9 +3,11 @@ import { type AnyRoute, defineRoute } from './http/route.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { captchaRoutes } from './modules/captcha/captcha.routes.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
+import { notifeesRoutes } from './modules/notifees/notifees.routes.ts';
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
 import { registrationRoutes } from './modules/registration/registration.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
 
 const openApiRoute = defineRoute({
   method: 'get',
@@ -28,6 +30,8 @@ export const routes: readonly AnyRoute[] = [
   ...registrationRoutes,
   ...captchaRoutes,
   ...contactRoutes,
+  ...usersRoutes,
+  ...notifeesRoutes,
   ...systemRoutes,
   openApiRoute,
 ];

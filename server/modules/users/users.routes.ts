@@ -1,0 +1,86 @@
+import * as z from 'zod/mini';
+import { MessageResponse } from '../../../src/contract/auth.ts';
+import { OrgUser } from '../../../src/contract/organization.ts';
+import {
+  AddPermissionRequest,
+  type PermissionRequest,
+  RemovePermissionRequest,
+  UpdatePermissionRequest,
+  UpdateUserRequest,
+} from '../../../src/contract/users.ts';
+import { IdParams } from '../../http/params.ts';
+import { defineRoute } from '../../http/route.ts';
+import * as users from './users.service.ts';
+
+const error = (description: string) => ({ description, schema: MessageResponse });
+const tags = ['users'];
+const UsersResponse = z.object({ users: z.array(OrgUser) });
+const orgFromBody = (input: { body: { org_id: number } }) => input.body.org_id;
+type PermissionBody = z.infer<typeof PermissionRequest>;
+const isAdd = (body: PermissionBody): body is z.infer<typeof AddPermissionRequest> => 'email' in body;
+
+/**
+ * The add or the update form, chosen by whether an email is sent, so a mistake is reported on its
+ * field ("email: Please enter a valid email address") rather than as a failed union.
+ */
+const PermissionBody = z.pipe(
+  z.unknown(),
+  z.transform((value: unknown, ctx): PermissionBody => {
+    const add = typeof value === 'object' && value !== null && 'email' in value;
+    const result = z.safeParse(add ? AddPermissionRequest : UpdatePermissionRequest, value);
+    if (result.success) return result.data;
+    ctx.issues.push(...(result.error.issues as typeof ctx.issues));
+    return z.NEVER;
+  }),
+);
+
+export const usersRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/api/user/permission',
+    access: { level: 'admin', capability: 'users.manage', org: orgFromBody },
+    summary: 'Add a user by email (org_id, email, level, name), or change a level (org_id, user_id, level)',
+    tags,
+    body: PermissionBody,
+    responses: {
+      200: { description: "The organization's users", schema: UsersResponse },
+      400: error('Invalid input'),
+      404: error('User not found (update)'),
+      409: error(
+        'That user already has access to this organization. / An organization needs at least one admin.',
+      ),
+    },
+    handler: ({ deps, user, body }) =>
+      isAdd(body) ? users.addPermission(deps, user, body) : users.updatePermission(deps, body),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/api/user/permission',
+    access: { level: 'admin', capability: 'users.manage', org: orgFromBody },
+    summary: "Remove a user's access to the organization",
+    tags,
+    body: RemovePermissionRequest,
+    responses: {
+      200: { description: "The organization's users", schema: UsersResponse },
+      404: error('User not found'),
+      409: error('An organization needs at least one admin.'),
+    },
+    handler: ({ deps, body }) => users.removePermission(deps, body),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/api/user/:id',
+    access: { level: 'admin', capability: 'users.manage', org: orgFromBody },
+    summary: 'Change the name and email of a user of the organization',
+    tags,
+    params: IdParams,
+    body: UpdateUserRequest,
+    responses: {
+      200: { description: "The organization's users", schema: UsersResponse },
+      403: error('The user belongs to organizations the caller does not administer'),
+      404: error('User not found'),
+      409: error('Another user already uses that email address.'),
+    },
+    handler: ({ deps, user, params, body }) => users.updateUser(deps, user, params.id, body),
+  }),
+];
