@@ -271,15 +271,21 @@ test('documents need a name and a file; they upload and delete', async ({ page }
   await expect(upload).toBeEnabled();
   await upload.click();
   await expect(page.getByText('Document uploaded successfully')).toBeVisible();
-  await expect(page.getByText('IRS determination letter')).toBeVisible();
+  await expect(page.getByText('IRS determination letter', { exact: true })).toBeVisible();
   await expect(page.getByLabel('Document name')).toHaveValue('');
+  // Documents are served only with the bearer token: the file opens in a new tab from a local copy.
+  const opened = page.context().waitForEvent('page');
+  await page.getByText('IRS determination letter', { exact: true }).click();
+  const viewer = await opened;
+  expect(viewer.url()).toMatch(/^blob:/);
+  await viewer.close();
 
   await page.getByRole('button', { name: 'Delete IRS determination letter' }).click();
   await page
     .getByRole('dialog', { name: 'Delete document' })
     .getByRole('button', { name: 'Delete', exact: true })
     .click();
-  await expect(page.getByText('IRS determination letter')).toHaveCount(0);
+  await expect(page.getByText('IRS determination letter', { exact: true })).toHaveCount(0);
   await expect(page.getByText('No documents yet.')).toBeVisible();
 });
 
