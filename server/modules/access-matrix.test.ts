@@ -1,0 +1,248 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { atLeast, type EffectiveLevel, type PermissionLevel } from '../../src/contract/access.ts';
+import { createApp } from '../app.ts';
+import { queryRows } from '../db/rows.ts';
+import { documents, notifees, organizations, permissions, users } from '../db/schema.ts';
+import { demoOrganizationNames as names } from '../db/seed.ts';
+import type { AnyRoute } from '../http/route.ts';
+import { memoryStorage } from '../storage/storage.ts';
+import { call, signIn } from '../test-helpers.ts';
+import { createTestContext, type TestContext } from '../testing.ts';
+import { hashPassword } from './auth/passwords.ts';
+
+/**
+ * The permission matrix: every organization-scoped route of the route table, called as each demo
+ * user, as an admin of another organization only, and anonymously, on a parent organization and
+ * on one of its chapters. Each answer must be what the route's declared level and the permission
+ * table say; a refused call must change nothing.
+ */
+
+let t: TestContext;
+let app: ReturnType<typeof createApp>['app'];
+const storage = memoryStorage();
+const tokens: Record<string, string | undefined> = {};
+const orgIds = { hopeHarbor: 0, northShore: 0 };
+
+type Request = { method: string; path: string; body?: unknown; form?: FormData };
+/** The level the route must need (pinned here, so loosening a route's declaration fails), and a valid request. */
+type Sample = { level: PermissionLevel; request: (orgId: number) => Promise<Omit<Request, 'method'>> };
+
+let unique = 0;
+const next = () => ++unique;
+const pdf = () => new TextEncoder().encode('%PDF-1.7\n');
+
+async function userWithLevel(orgId: number) {
+  const [user] = await t.db
+    .insert(users)
+    .values({ email: `matrix-${next()}@example.org`, name: 'Matrix User' })
+    .returning();
+  await t.db.insert(permissions).values({ org_id: orgId, user_id: user?.id ?? 0, level: 'read' });
+  return user?.id ?? 0;
+}
+
+async function storedDocument(orgId: number) {
+  await t.db.delete(documents).where(eq(documents.org_id, orgId));
+  const file = await storage.put(pdf(), 'application/pdf');
+  const [doc] = await t.db
+    .insert(documents)
+    .values({ org_id: orgId, name: 'W-9', file, content_type: 'application/pdf' })
+    .returning();
+  return doc?.id ?? 0;
+}
+
+async function storedNotifee(orgId: number) {
+  const [row] = await t.db
+    .insert(notifees)
+    .values({ org_id: orgId, email: `n${next()}@example.org` })
+    .returning();
+  return row?.id ?? 0;
+}
+
+/**
+ * A valid request for each organization-scoped route, keyed by method and path. A route without
+ * one fails the test below: add its sample here when you add the route.
+ */
+const samples: Record<string, Sample> = {
+  'get /api/organization/:id': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}` }),
+  },
+  'put /api/organization/:id/partial': {
+    level: 'write',
+    request: async (id) => ({ path: `/api/organization/${id}/partial?phone=${next()}` }),
+  },
+  'post /api/organization/:id/upload': {
+    level: 'write',
+    request: async (id) => {
+      await t.db.delete(documents).where(eq(documents.org_id, id));
+      const form = new FormData();
+      form.set('file', new File([pdf()], 'w9.pdf', { type: 'application/pdf' }));
+      form.set('name', `Document ${next()}`);
+      return { path: `/api/organization/${id}/upload`, form };
+    },
+  },
+  'delete /api/organization/:id/document/:docId': {
+    level: 'write',
+    request: async (id) => ({ path: `/api/organization/${id}/document/${await storedDocument(id)}` }),
+  },
+  'get /api/organization/:id/document/:docId/file': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/document/${await storedDocument(id)}/file` }),
+  },
+  'post /api/user/permission': {
+    level: 'admin',
+    request: async (id) => ({
+      path: '/api/user/permission',
+      body: { org_id: id, email: `added-${next()}@example.org`, level: 'read', name: 'Added' },
+    }),
+  },
+  'delete /api/user/permission': {
+    level: 'admin',
+    request: async (id) => ({
+      path: '/api/user/permission',
+      body: { org_id: id, user_id: await userWithLevel(id) },
+    }),
+  },
+  'put /api/user/:id': {
+    level: 'admin',
+    request: async (id) => {
+      const userId = await userWithLevel(id);
+      return {
+        path: `/api/user/${userId}`,
+        body: { org_id: id, user_id: userId, name: 'Renamed', email: `renamed-${next()}@example.org` },
+      };
+    },
+  },
+};
+for (const prefix of ['/api/organization', '/organization']) {
+  samples[`get ${prefix}/:id/notifee`] = {
+    level: 'read',
+    request: async (id) => ({ path: `${prefix}/${id}/notifee` }),
+  };
+  samples[`post ${prefix}/:id/notifee`] = {
+    level: 'admin',
+    request: async (id) => ({
+      path: `${prefix}/${id}/notifee`,
+      body: { email: `new-${next()}@example.org` },
+    }),
+  };
+  samples[`delete ${prefix}/:id/notifee/:notifeeId`] = {
+    level: 'admin',
+    request: async (id) => ({ path: `${prefix}/${id}/notifee/${await storedNotifee(id)}` }),
+  };
+}
+
+/** Who calls, and their level on Hope Harbor (and so on its chapters). */
+const actors: Array<{ who: string; level: EffectiveLevel | 'anonymous' }> = [
+  { who: 'super', level: 'admin' },
+  { who: 'admin', level: 'admin' },
+  { who: 'writer', level: 'write' },
+  { who: 'reader', level: 'read' },
+  { who: 'outsider', level: 'none' },
+  { who: 'anonymous', level: 'anonymous' },
+];
+
+beforeAll(async () => {
+  t = await createTestContext({ config: { logRequests: false } });
+  app = createApp({ config: t.config, db: t.db, storage, logger: t.logger }).app;
+  const rows = await t.db.select({ id: organizations.id, name: organizations.name }).from(organizations);
+  orgIds.hopeHarbor = rows.find((r) => r.name === names.hopeHarbor)?.id ?? 0;
+  orgIds.northShore = rows.find((r) => r.name === names.northShore)?.id ?? 0;
+  const mapleId = rows.find((r) => r.name === names.mapleStreet)?.id ?? 0;
+  const [outsider] = await t.db
+    .insert(users)
+    .values({
+      email: 'outsider@example.org',
+      name: 'Out Sider',
+      password_hash: await hashPassword('outsider-pass'),
+    })
+    .returning();
+  await t.db.insert(permissions).values({ org_id: mapleId, user_id: outsider?.id ?? 0, level: 'admin' });
+  for (const who of ['super', 'admin', 'writer', 'reader'])
+    tokens[who] = await signIn(app, `${who}@twofold.test`);
+  tokens.outsider = await signIn(app, 'outsider@example.org', 'outsider-pass');
+});
+afterAll(() => t.close());
+
+const orgScoped = (routes: readonly AnyRoute[]) => routes.filter((r) => typeof r.access === 'object');
+
+async function send(request: Request, token: string | undefined) {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  if (request.form) {
+    const res = await app.request(request.path, {
+      method: request.method.toUpperCase(),
+      body: request.form,
+      headers,
+    });
+    return { status: res.status, text: await res.text() };
+  }
+  return call(app, request.method.toUpperCase(), request.path, {
+    headers,
+    ...(request.body === undefined ? {} : { body: request.body }),
+  });
+}
+
+/** Everything a call on the organization could change. */
+async function snapshot(orgId: number) {
+  const table = async (query: ReturnType<typeof sql>) => JSON.stringify(await queryRows(t.db, query));
+  return Promise.all([
+    table(sql`select * from organizations where id = ${orgId}`),
+    table(sql`select * from addresses where id = (select address_id from organizations where id = ${orgId})`),
+    table(sql`select * from organization_categories where organization_id = ${orgId} order by category_id`),
+    table(sql`select * from permissions where org_id = ${orgId} order by id`),
+    table(sql`select id, email, name, password_hash from users order by id`),
+    table(sql`select * from notifees where org_id = ${orgId} order by id`),
+    table(sql`select * from documents where org_id = ${orgId} order by id`),
+    table(sql`select count(*) from outbox`),
+  ]);
+}
+
+describe('the permission matrix', () => {
+  it('has a sample request for every organization-scoped route, and each route needs the pinned level', () => {
+    const missing = orgScoped(t.routes)
+      .map((r) => `${r.method} ${r.path}`)
+      .filter((key) => !samples[key]);
+    expect(missing).toEqual([]);
+    const declared = Object.fromEntries(
+      orgScoped(t.routes).map((r) => [
+        `${r.method} ${r.path}`,
+        (r.access as { level: PermissionLevel }).level,
+      ]),
+    );
+    expect(declared).toEqual(Object.fromEntries(Object.entries(samples).map(([key, s]) => [key, s.level])));
+  });
+
+  for (const [orgName, orgKey] of [
+    ['Hope Harbor', 'hopeHarbor'],
+    ['its North Shore chapter (levels held on the parent)', 'northShore'],
+  ] as const) {
+    for (const { who, level } of actors) {
+      it(`answers ${who} on ${orgName} as the declared levels say, and refusals change nothing`, async () => {
+        const orgId = orgIds[orgKey];
+        const problems: string[] = [];
+        for (const route of orgScoped(t.routes)) {
+          const key = `${route.method} ${route.path}`;
+          const sample = samples[key];
+          if (!sample || typeof route.access !== 'object') continue;
+          const request = { method: route.method, ...(await sample.request(orgId)) };
+          const before = await snapshot(orgId);
+          const res = await send(request, tokens[who]);
+          const needed = sample.level;
+          const expected =
+            level === 'anonymous' ? 401 : level === 'none' ? 404 : atLeast(level, needed) ? 'ok' : 403;
+          const ok = expected === 'ok' ? res.status >= 200 && res.status < 300 : res.status === expected;
+          if (!ok)
+            problems.push(
+              `${key} (needs ${needed}): expected ${expected}, got ${res.status} ${res.text.slice(0, 120)}`,
+            );
+          if (expected !== 'ok' && JSON.stringify(await snapshot(orgId)) !== JSON.stringify(before))
+            problems.push(`${key}: a refused call changed data`);
+          if (expected === 404 && !res.text.includes(`Organization with id ${orgId} not found`))
+            problems.push(`${key}: 404 without the spec's message`);
+        }
+        expect(problems).toEqual([]);
+      });
+    }
+  }
+});
