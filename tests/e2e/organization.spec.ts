@@ -168,7 +168,7 @@ test('settings: donation fields, who is emailed, the minimum and the write-only 
 test('notification emails are added and removed at once', async ({ page }) => {
   await signIn(page, 'admin@twofold.test');
   await openDetails(page, 'settings');
-  const input = page.getByLabel('Notification email');
+  const input = page.getByRole('textbox', { name: 'Notification email' });
   await expect(page.getByRole('button', { name: 'Add Email' })).toBeDisabled();
   await input.fill('alerts@hopeharbor.example.org');
   await page.getByRole('button', { name: 'Add Email' }).click();
