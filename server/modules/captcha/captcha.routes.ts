@@ -11,7 +11,8 @@ export const captchaRoutes = [
     cors: true,
     summary: 'An ALTCHA proof-of-work challenge (10 minutes) for the contact form',
     tags: ['contact'],
-    rateLimit: {},
+    // Every page showing the contact form asks for one; sending is limited more tightly.
+    rateLimit: { ipFactor: 3 },
     responses: {
       200: { description: 'The challenge', schema: CaptchaChallenge },
       429: { description: 'Too many attempts', schema: MessageResponse },
