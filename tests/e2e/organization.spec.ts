@@ -215,6 +215,8 @@ test('an admin adds a user by email, who is invited; edits and removes them', as
   await expectNoAxeViolations(page);
   await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
   await expect(page.getByText('User removed successfully')).toBeVisible();
+  // The focus does not get lost with the removed row.
+  await expect(page.getByRole('table', { name: 'Users' })).toBeFocused();
   await expect(page.getByRole('row').filter({ hasText: 'Vera Volunteer' })).toHaveCount(0);
 
   // The organization's only admin cannot be removed: the server says why.

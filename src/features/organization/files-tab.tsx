@@ -171,6 +171,9 @@ function DocumentsSection({ organization, write }: { organization: Organization;
   const [uploading, setUploading] = useState(false);
   const [deleting, setDeleting] = useState<{ id: number; name: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  // The deleted entry took the focus with it: the dialog hands it to the list instead.
+  const listArea = useRef<HTMLDivElement>(null);
+  const deleted = useRef(false);
   const documents = organization.documents;
   const full = documents.length >= maxDocuments;
 
@@ -209,6 +212,7 @@ function DocumentsSection({ organization, write }: { organization: Organization;
     setBusy(true);
     try {
       replaceCurrentOrganization(await deleteDocument(organization.id, deleting.id));
+      deleted.current = true;
       setError(null);
     } catch (failure) {
       setError(reason(failure));
@@ -224,28 +228,30 @@ function DocumentsSection({ organization, write }: { organization: Organization;
       title="Documents"
       description={`Up to ${maxDocuments} documents (PDF, PNG or JPG, at most 10 MB each), such as your IRS determination letter.`}
     >
-      {documents.length ? (
-        <ul className="details__list">
-          {documents.map((d) => (
-            <li key={d.id} className="details__list-item">
-              <span>
-                <DocumentLink path={d.file} name={d.name} />
-                <span className="muted details__date">
-                  {' '}
-                  uploaded {d.uploaded_date ? format(new Date(d.uploaded_date), 'MMM d, yyyy') : ''}
+      <div ref={listArea} tabIndex={-1} className="details__focus-target">
+        {documents.length ? (
+          <ul className="details__list">
+            {documents.map((d) => (
+              <li key={d.id} className="details__list-item">
+                <span>
+                  <DocumentLink path={d.file} name={d.name} />
+                  <span className="muted details__date">
+                    {' '}
+                    uploaded {d.uploaded_date ? format(new Date(d.uploaded_date), 'MMM d, yyyy') : ''}
+                  </span>
                 </span>
-              </span>
-              {write ? (
-                <Button variant="ghost" onClick={() => setDeleting(d)} aria-label={`Delete ${d.name}`}>
-                  Delete
-                </Button>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="muted">No documents yet.</p>
-      )}
+                {write ? (
+                  <Button variant="ghost" onClick={() => setDeleting(d)} aria-label={`Delete ${d.name}`}>
+                    Delete
+                  </Button>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">No documents yet.</p>
+        )}
+      </div>
       {write && full ? <p className="muted">{filesTexts.tooMany}</p> : null}
       {write && !full ? (
         <form className="details__inline-form" onSubmit={upload} aria-label="Upload document">
@@ -287,7 +293,11 @@ function DocumentsSection({ organization, write }: { organization: Organization;
       ) : null}
       <Dialog
         open={deleting !== null}
-        onClose={() => setDeleting(null)}
+        onClose={() => {
+          setDeleting(null);
+          if (deleted.current) listArea.current?.focus();
+          deleted.current = false;
+        }}
         title="Delete document"
         description={deleting ? `Delete "${deleting.name}"? The file is removed for good.` : undefined}
       >

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import {
   addPermission,
@@ -51,6 +51,9 @@ export function UsersTab({ organization, level }: { organization: Organization; 
   const [problem, setProblem] = useState<string | null>(null);
   const [removing, setRemoving] = useState<OrganizationUser | null>(null);
   const [busy, setBusy] = useState(false);
+  // The removed row took the focus with it: the dialog hands it to the table instead.
+  const table = useRef<HTMLTableElement>(null);
+  const removed = useRef(false);
 
   const apply = (users: OrganizationUser[]) => patchCurrentOrganization(organization.id, { users });
 
@@ -60,6 +63,7 @@ export function UsersTab({ organization, level }: { organization: Organization; 
     try {
       apply(await removePermission({ org_id: organization.id, user_id: removing.id }));
       setProblem(null);
+      removed.current = true;
       toast({ description: usersTexts.removed });
     } catch (error) {
       setProblem(serverReason(error));
@@ -85,7 +89,7 @@ export function UsersTab({ organization, level }: { organization: Organization; 
             {problem}
           </p>
         ) : null}
-        <table className="details__table">
+        <table className="details__table" ref={table} tabIndex={-1} aria-label="Users">
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -136,7 +140,11 @@ export function UsersTab({ organization, level }: { organization: Organization; 
       ) : null}
       <Dialog
         open={removing !== null}
-        onClose={() => setRemoving(null)}
+        onClose={() => {
+          setRemoving(null);
+          if (removed.current) table.current?.focus();
+          removed.current = false;
+        }}
         title="Remove user"
         description={
           removing ? `Remove ${removing.name} (${removing.email}) from ${organization.name}?` : undefined
