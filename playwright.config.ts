@@ -2,6 +2,8 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 8799);
 const baseURL = `http://localhost:${port}`;
+// One data folder per port, so two runs on different ports never wipe each other's database.
+const dataDir = `.tmp/e2e-data-${port}`;
 
 /**
  * End-to-end journeys through the built portal against the real server, on a fresh PGlite
@@ -34,7 +36,7 @@ export default defineConfig({
     trace: 'off',
   },
   webServer: {
-    command: 'rm -rf .tmp/e2e-data && node --import tsx server/main.ts',
+    command: `rm -rf ${dataDir} && node --import tsx server/main.ts`,
     url: `${baseURL}/portal/login`,
     timeout: 120_000,
     reuseExistingServer: false,
@@ -42,7 +44,7 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       PORT: String(port),
-      DATA_DIR: '.tmp/e2e-data',
+      DATA_DIR: dataDir,
       PUBLIC_URL: baseURL,
       SEED_DEMO: 'true',
       LOG_REQUESTS: 'false',
