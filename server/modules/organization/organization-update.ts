@@ -24,8 +24,21 @@ export const updateMessages = {
  */
 export const PartialQuery = z.pipe(
   z.pipe(
-    z.record(z.string(), z.string()),
-    z.transform((query: Record<string, string>) => fromPartialQuery(new URLSearchParams(query))),
+    // As sent: each field a text (JSON for lists and objects); the OpenAPI document lists them.
+    z.object(
+      Object.fromEntries(
+        (Object.keys(patchFieldCapability) as PatchField[])
+          .filter((field) => field !== 'private_key')
+          .map((field) => [field, z.optional(z.string())]),
+      ),
+    ),
+    z.transform((query: Record<string, string | undefined>) =>
+      fromPartialQuery(
+        new URLSearchParams(
+          Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),
+        ),
+      ),
+    ),
   ),
   OrganizationPatch,
 );
