@@ -183,25 +183,27 @@ test('notification emails are added and removed at once', async ({ page }) => {
 });
 
 test('an admin adds a user by email, who is invited; edits and removes them', async ({ page, context }) => {
+  // A new address each run, so the journey can be repeated on the same database.
+  const volunteer = `volunteer-${Date.now()}@hopeharbor.example.org`;
   await signIn(page, 'admin@twofold.test');
   await openDetails(page, 'users');
   const addButton = page.getByRole('button', { name: 'Add User' });
   await expect(addButton).toBeDisabled();
   const form = page.getByRole('form', { name: 'Add User' });
   await expect(form.getByLabel('Permission Level')).toHaveValue('read');
-  await form.getByLabel('Email').fill('volunteer@hopeharbor.example.org');
+  await form.getByLabel('Email').fill(volunteer);
   await addButton.click();
   await expect(page.getByText('User added successfully')).toBeVisible();
-  const row = page.getByRole('row').filter({ hasText: 'volunteer@hopeharbor.example.org' });
+  const row = page.getByRole('row').filter({ hasText: volunteer });
   await expect(row.getByText('No Name')).toBeVisible();
   await expect(row.getByText('read', { exact: true })).toBeVisible();
 
   // spec: a new user gets an email to set a password.
-  const link = await linkFromMailbox(context, 'volunteer@hopeharbor.example.org', '/portal/reset-password');
+  const link = await linkFromMailbox(context, volunteer, '/portal/reset-password');
   expect(new URL(link).searchParams.get('token')).toBeTruthy();
 
-  await row.getByRole('button', { name: 'Edit volunteer@hopeharbor.example.org' }).click();
-  const edit = page.getByRole('form', { name: 'Edit volunteer@hopeharbor.example.org' });
+  await row.getByRole('button', { name: `Edit ${volunteer}` }).click();
+  const edit = page.getByRole('form', { name: `Edit ${volunteer}` });
   await edit.getByLabel('Name').fill('Vera Volunteer');
   await edit.getByLabel('Permission Level').selectOption('write');
   await edit.getByRole('button', { name: 'Save' }).click();
@@ -209,7 +211,7 @@ test('an admin adds a user by email, who is invited; edits and removes them', as
   const edited = page.getByRole('row').filter({ hasText: 'Vera Volunteer' });
   await expect(edited.getByText('write', { exact: true })).toBeVisible();
 
-  await edited.getByRole('button', { name: 'Remove volunteer@hopeharbor.example.org' }).click();
+  await edited.getByRole('button', { name: `Remove ${volunteer}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Remove user' });
   await expect(dialog).toBeVisible();
   await expectNoAxeViolations(page);
