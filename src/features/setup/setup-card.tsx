@@ -105,7 +105,7 @@ function SetupSteps({ organization, level }: { organization: Organization; level
             </span>
           </div>
         ) : (
-          <p className="muted">An administrator of your organization can mark the setup complete.</p>
+          <p className="muted">Someone who can edit this organization can mark the setup complete.</p>
         )}
       </section>
     );
