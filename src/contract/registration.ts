@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { trimmedEmail } from './auth.ts';
 
 /** spec (part 1, section 5, Registration messages), word for word. */
 export const registrationMessages = {
@@ -43,7 +44,7 @@ export const RegistrationRequest = z.object({
   }),
   categoryId: z.array(z.number()).check(z.minLength(1, registrationMessages.categories)),
   contact_name: required(registrationMessages.contactName, 100),
-  contact_email: z.email(registrationMessages.contactEmail).check(z.trim(), z.maxLength(255)),
+  contact_email: trimmedEmail(registrationMessages.contactEmail),
   contact_phone: optional(40),
 });
 export type RegistrationRequest = z.infer<typeof RegistrationRequest>;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { permissionLevels } from './access.ts';
+import { trimmedEmail } from './auth.ts';
 
 const id = z.number().check(z.int(), z.positive());
 const level = z.enum(permissionLevels, 'Choose a permission level');
@@ -10,7 +11,7 @@ export const noName = 'No Name';
 /** POST /api/user/permission (add): org_id, email, level, name. */
 export const AddPermissionRequest = z.object({
   org_id: id,
-  email: z.email('Please enter a valid email address').check(z.trim(), z.maxLength(255)),
+  email: trimmedEmail('Please enter a valid email address'),
   level,
   name: z.optional(z.string().check(z.trim(), z.maxLength(100))),
 });
@@ -24,13 +25,13 @@ export const UpdateUserRequest = z.object({
   org_id: id,
   user_id: id,
   name: z.string().check(z.trim(), z.minLength(1, 'Name is required'), z.maxLength(100)),
-  email: z.email('Please enter a valid email address').check(z.trim(), z.maxLength(255)),
+  email: trimmedEmail('Please enter a valid email address'),
 });
 
 /** spec (part 1, section 3, Notifee): id, email. */
 export const Notifee = z.object({ id: z.number(), email: z.string() });
 export const NotifeeRequest = z.object({
-  email: z.email('Please enter a valid email address').check(z.trim(), z.maxLength(255)),
+  email: trimmedEmail('Please enter a valid email address'),
 });
 export const NotifeesResponse = z.object({ notifees: z.array(Notifee) });
 export type Notifee = z.infer<typeof Notifee>;
