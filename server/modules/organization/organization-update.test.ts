@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { OrganizationResponse } from '../../../src/contract/organization.ts';
 import { type OrganizationPatch, toPartialQuery } from '../../../src/contract/organization-update.ts';
+import { remainingSetupSteps } from '../../../src/contract/setup.ts';
 import { addresses, organizationCategories, organizations } from '../../db/schema.ts';
 import { demoOrganizationNames as names } from '../../db/seed.ts';
 import { call, signIn } from '../../test-helpers.ts';
@@ -52,6 +53,19 @@ describe('PUT /api/organization/{id}/partial', () => {
     });
     expect(body.organization.url).toBe('https://hopeharbor.example.org');
     expect(body.organization.category_id_array).toEqual([1, 14, 33]);
+  });
+
+  it("settles the setup card's communication step once a primary contact is saved", async () => {
+    // The demo data leaves Maple Street needing a billing contact.
+    expect((await row(maple))?.needed).toEqual(['billing_contact']);
+    const nameOnly = await patch(maple, 'admin', { notify_contact: { name: 'Kim' } });
+    expect(nameOnly.json.organization.needed).toEqual(['billing_contact']);
+    const res = await patch(maple, 'admin', { notify_contact: { name: 'Kim', email: 'kim@maple.example' } });
+    expect(res.status).toBe(200);
+    expect(res.json.organization.needed).toEqual([]);
+    expect(remainingSetupSteps(z.parse(OrganizationResponse, res.json).organization)).not.toContain(
+      'communication',
+    );
   });
 
   it('replaces the categories, the notification contact and the address row', async () => {

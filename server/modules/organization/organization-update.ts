@@ -111,7 +111,16 @@ export async function updateOrganization(
       const value = patch[field];
       if (value !== undefined) Object.assign(changes, { [field]: value });
     }
-    if (patch.notify_contact) changes.notify_contact = patch.notify_contact;
+    if (patch.notify_contact) {
+      changes.notify_contact = patch.notify_contact;
+      // The setup card's communication step shows while `needed` asks for a billing or donor
+      // contact; the primary contact (name and email) is who we reach for both, so saving one
+      // settles them.
+      if (patch.notify_contact.name && patch.notify_contact.email) {
+        const needed = Array.isArray(row.needed) ? row.needed : [];
+        changes.needed = needed.filter((n) => n !== 'billing_contact' && n !== 'donor_contact');
+      }
+    }
     if (custom) changes.custom = custom;
     if (patch.complete !== undefined) {
       changes.complete = patch.complete;
