@@ -95,6 +95,31 @@ describe('current organization on start', () => {
     ]);
   });
 
+  it('a pick made while the start-up search is out is not overridden by the first result', async () => {
+    const { organization } = await load({});
+    let releaseSearch: () => void = () => {};
+    const searchHeld = new Promise<void>((resolve) => {
+      releaseSearch = resolve;
+    });
+    let releasePick: () => void = () => {};
+    const pickHeld = new Promise<void>((resolve) => {
+      releasePick = resolve;
+    });
+    mockFetch(async (call) => {
+      if (call.url.pathname === '/api/search/organization') await searchHeld;
+      if (call.url.pathname === `/api/organization/${maple.id}`) await pickHeld;
+      return api(call);
+    });
+    const starting = organization.startOrganization();
+    // The user picks Maple Street; its answer is still out when the search comes back.
+    const picked = organization.selectOrganization(maple.id);
+    releaseSearch();
+    await starting;
+    releasePick();
+    await picked;
+    expect(organization.currentOrganization.value?.name).toBe('Maple Street PTA');
+  });
+
   it('clears the stored id when the search finds nothing', async () => {
     const { organization, storage } = await load({ orgs: [] });
     storage.setItem('currentOrganizationId', 'junk');

@@ -116,7 +116,8 @@ export async function startOrganization(): Promise<void> {
     // Same fallback as the picker: the organizations the sign-in told us about.
     first = me.orgs[0];
   }
-  if (user.value?.id !== me.id || mine().organization) return;
+  // The user may have picked an organization while the search was out: their choice stands.
+  if (user.value?.id !== me.id || mine().organization || mine().loading) return;
   if (first) return selectOrganization(first.id, 'auto');
   removeStored(storageKeys.currentOrganizationId);
 }
