@@ -42,7 +42,9 @@ export const RegistrationRequest = z.object({
     zip: optional(20),
     country: z.enum(['US', 'CA'], registrationMessages.country),
   }),
-  categoryId: z.array(z.number()).check(z.minLength(1, registrationMessages.categories)),
+  categoryId: z
+    .array(z.number(), registrationMessages.categories)
+    .check(z.minLength(1, registrationMessages.categories)),
   contact_name: required(registrationMessages.contactName, 100),
   contact_email: trimmedEmail(registrationMessages.contactEmail),
   contact_phone: optional(40),

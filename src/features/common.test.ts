@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LoginForm, ResetForm } from '../contract/index.ts';
+import { LoginForm, RegistrationRequest, ResetForm } from '../contract/index.ts';
 import { fieldErrors, safeRedirect } from './common.ts';
 
 describe('safeRedirect', () => {
@@ -25,5 +25,13 @@ describe('fieldErrors', () => {
   it('puts "Passwords don\'t match" on confirmPassword', () => {
     const result = ResetForm.safeParse({ password: 'abcdef', confirmPassword: 'abcdeg' });
     expect(fieldErrors(result.error?.issues ?? [])).toEqual({ confirmPassword: "Passwords don't match" });
+  });
+
+  it('keys nested fields by their dotted path, first message only', () => {
+    const result = RegistrationRequest.safeParse({ address: { street: '' } });
+    const errors = fieldErrors(result.error?.issues ?? []);
+    expect(errors['address.street']).toBe('Street address is required');
+    expect(errors['address.city']).toBe('City is required');
+    expect(errors.categoryId).toBe('At least one category must be selected');
   });
 });

@@ -18,13 +18,13 @@ export function safeRedirect(value: string | null | undefined, fallback = '/port
   return redirectPath.safeParse(value).success ? value : fallback;
 }
 
-/** The first message per field of a failed zod parse. */
+/** The first message per field of a failed zod parse, keyed by its dotted path ('address.city'). */
 export function fieldErrors(
   issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>,
 ): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const issue of issues) {
-    const key = String(issue.path[0] ?? '');
+    const key = issue.path.filter((part) => typeof part === 'string').join('.');
     if (!(key in errors)) errors[key] = issue.message;
   }
   return errors;
