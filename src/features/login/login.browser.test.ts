@@ -71,7 +71,7 @@ describe('<twofold-login>', () => {
   });
 
   it("reads 'Signing in...' while the request is in flight", async () => {
-    let answer: (r: Response) => void = () => {};
+    let answer: ((r: Response) => void) | undefined;
     mockFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
     const { root } = await loginPage();
     fill(input(root, 'Email') as HTMLInputElement, 'reader@twofold.test');
@@ -79,7 +79,9 @@ describe('<twofold-login>', () => {
     button(root, 'Sign in')?.click();
     const busy = await waitFor(() => button(root, 'Signing in...'), 'the busy button');
     assert(busy.disabled, 'disabled while loading');
-    answer(jsonResponse(500, {}));
+    // The button turns busy before the client has called fetch: answer the request once it exists.
+    const respond = await waitFor(() => answer, 'the sign-in request');
+    respond(jsonResponse(500, {}));
     await waitFor(() => button(root, 'Sign in'), 'the button to come back');
   });
 
