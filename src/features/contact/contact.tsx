@@ -6,8 +6,8 @@ import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { emit, type TwofoldEvent } from '../../ui/events.ts';
-import { Field } from '../../ui/field.tsx';
-import { errorsByPath, TextAreaField } from '../registration/controls.tsx';
+import { Field, TextAreaField } from '../../ui/field.tsx';
+import { fieldErrors } from '../common.ts';
 import { fetchAndSolve } from './captcha.ts';
 
 /** What the host page hears when a message was sent (the message text itself stays out). */
@@ -113,7 +113,7 @@ export function Contact() {
     };
     const parsed = ContactForm.safeParse(trimmed);
     if (!parsed.success) {
-      setErrors(errorsByPath(parsed.error.issues));
+      setErrors(fieldErrors(parsed.error.issues));
       return;
     }
     setErrors({});
@@ -147,10 +147,10 @@ export function Contact() {
   };
 
   return (
-    <div className="contact" part="card">
-      <header className="contact__header">
-        <p className="contact__brand">Twofold</p>
-        <h1 className="contact__title">Contact Us</h1>
+    <div className="card contact" part="card">
+      <header className="card__header">
+        <p className="card__brand">Twofold</p>
+        <h1 className="card__title">Contact Us</h1>
         <p className="muted">Questions about Twofold or your organization's account? Send us a message.</p>
       </header>
       <form ref={formRef} className="contact__form" noValidate onSubmit={submit} aria-label="Contact us">

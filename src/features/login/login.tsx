@@ -43,10 +43,10 @@ export function Login({ redirect }: LoginProps) {
   if (magicToken) return <MagicLanding token={magicToken} onBack={() => setMagicToken(null)} />;
 
   return (
-    <div className="login" part="card">
-      <header className="login__header">
-        <p className="login__brand">Twofold</p>
-        <h1 className="login__title">Sign in</h1>
+    <div className="card login" part="card">
+      <header className="card__header">
+        <p className="card__brand">Twofold</p>
+        <h1 className="card__title">Sign in</h1>
         <p className="muted">Sign in to manage your organization's matching gifts.</p>
       </header>
       <Tabs
@@ -351,16 +351,16 @@ function MagicLanding({ token, onBack }: { token: string; onBack: () => void }) 
 
   if (!failure) {
     return (
-      <div className="login" part="card">
+      <div className="card login" part="card">
         <Spinner label="Signing you in..." />
         <p className="muted">Signing you in...</p>
       </div>
     );
   }
   return (
-    <div className="login" part="card">
+    <div className="card login" part="card">
       <div className="login__state" role="alert">
-        <h1 className="login__title">Sign-in Link Invalid</h1>
+        <h1 className="card__title">Sign-in Link Invalid</h1>
         <p>{failure}</p>
       </div>
       <Button variant="secondary" onClick={onBack}>

@@ -12,8 +12,8 @@ import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { emit, type TwofoldEvent } from '../../ui/events.ts';
-import { Field } from '../../ui/field.tsx';
-import { errorsByPath, SelectField, TextAreaField } from './controls.tsx';
+import { Field, SelectField, TextAreaField } from '../../ui/field.tsx';
+import { fieldErrors } from '../common.ts';
 
 declare module '../../ui/events.ts' {
   interface TwofoldEventDetails {
@@ -164,7 +164,7 @@ export function Registration({ supportEmail = defaultSupportEmail }: Registratio
     event.preventDefault();
     const parsed = RegistrationRequest.safeParse(toRegistrationInput(values));
     if (!parsed.success) {
-      setErrors(errorsByPath(parsed.error.issues));
+      setErrors(fieldErrors(parsed.error.issues));
       return;
     }
     setErrors({});
@@ -185,10 +185,10 @@ export function Registration({ supportEmail = defaultSupportEmail }: Registratio
 
   const categoriesError = errors.categoryId;
   return (
-    <div className="registration" part="card">
-      <header className="registration__header">
-        <p className="registration__brand">Twofold</p>
-        <h1 className="registration__title">Register Your Nonprofit</h1>
+    <div className="card registration" part="card">
+      <header className="card__header">
+        <p className="card__brand">Twofold</p>
+        <h1 className="card__title">Register Your Nonprofit</h1>
         <p className="muted">
           Register your organization to start receiving matched gifts. Fields marked optional may be left
           blank.
@@ -327,7 +327,7 @@ function RegistrationOutcome({ outcome, supportEmail }: { outcome: Outcome; supp
   if (outcome.registered) {
     return (
       <div className="registration registration--done" part="card">
-        <h1 className="registration__title" tabIndex={-1} ref={headingRef}>
+        <h1 className="card__title" tabIndex={-1} ref={headingRef}>
           {registrationTexts.complete}
         </h1>
         <p>
@@ -344,7 +344,7 @@ function RegistrationOutcome({ outcome, supportEmail }: { outcome: Outcome; supp
   }
   return (
     <div className="registration registration--done" part="card">
-      <h1 className="registration__title" tabIndex={-1} ref={headingRef}>
+      <h1 className="card__title" tabIndex={-1} ref={headingRef}>
         {registrationTexts.already}
       </h1>
       <p>

@@ -53,9 +53,9 @@ export function ResetPassword({ token: tokenProp }: ResetPasswordProps) {
 
   if (!token) {
     return (
-      <div className="reset" part="card">
+      <div className="card reset" part="card">
         <div className="reset__state" role="alert">
-          <h1 className="reset__title">{resetTexts.invalidLink}</h1>
+          <h1 className="card__title">{resetTexts.invalidLink}</h1>
           <p>{resetTexts.missingToken}</p>
         </div>
         <Button onClick={() => navigate('/portal/login')}>Back to Login</Button>
@@ -65,9 +65,9 @@ export function ResetPassword({ token: tokenProp }: ResetPasswordProps) {
 
   if (done) {
     return (
-      <div className="reset" part="card">
+      <div className="card reset" part="card">
         <div className="reset__state">
-          <h1 className="reset__title" tabIndex={-1} ref={doneRef}>
+          <h1 className="card__title" tabIndex={-1} ref={doneRef}>
             {resetTexts.success}
           </h1>
           <p className="muted">Your password has been changed. Taking you to sign in...</p>
@@ -107,10 +107,10 @@ export function ResetPassword({ token: tokenProp }: ResetPasswordProps) {
   };
 
   return (
-    <div className="reset" part="card">
-      <header className="reset__header">
-        <p className="reset__brand">Twofold</p>
-        <h1 className="reset__title">Reset Password</h1>
+    <div className="card reset" part="card">
+      <header className="card__header">
+        <p className="card__brand">Twofold</p>
+        <h1 className="card__title">Reset Password</h1>
         <p className="muted">Choose a new password of at least 6 characters.</p>
       </header>
       <form ref={formRef} className="reset__form" noValidate onSubmit={submit} aria-label="Reset password">
