@@ -1,0 +1,202 @@
+import * as z from 'zod/mini';
+import { MatchCompany } from './companies.ts';
+import { billingStatuses, statusGroupIds } from './statuses.ts';
+
+/**
+ * The donations calls (spec part 2, sections 3 and 7). Amounts are dollars (numbers with cents)
+ * in the API and integer cents in the database; dates are ISO 8601 strings.
+ */
+
+/** spec: "status (object with name and billing_status: eligible, processed, otherwise shown as Ineligible)". */
+export const DonationStatus = z.object({
+  id: z.number(),
+  name: z.string(),
+  billing_status: z.enum(billingStatuses),
+});
+
+export const DonationDonor = z.object({
+  id: z.number(),
+  name: z.nullable(z.string()),
+  email: z.nullable(z.string()),
+});
+export const DonationOrganization = z.object({
+  id: z.number(),
+  name: z.string(),
+  /** The organization's chapters (on GET /api/donation/{id}; the list leaves them out). */
+  children: z.optional(z.array(z.object({ id: z.number(), name: z.string() }))),
+});
+export const RecurringHistoryRow = z.object({
+  id: z.number(),
+  created_at: z.string(),
+  donated_at: z.string(),
+  amount: z.number(),
+});
+export const DonationNotification = z.object({
+  id: z.number(),
+  created_at: z.string(),
+  subject: z.string(),
+  first_open: z.nullable(z.string()),
+});
+
+/** spec (section 3, Donation/match): every field it lists. */
+export const Donation = z.object({
+  id: z.number(),
+  transaction_id: z.nullable(z.string()),
+  donated_at: z.string(),
+  amount: z.number(),
+  /** The estimated match amount, dollars. */
+  matched: z.number(),
+  status: DonationStatus,
+  status_id: z.number(),
+  donor: z.nullable(DonationDonor),
+  donor_id: z.nullable(z.number()),
+  donor_name: z.nullable(z.string()),
+  company: z.nullable(MatchCompany),
+  company_id: z.nullable(z.number()),
+  company_name: z.nullable(z.string()),
+  organization: DonationOrganization,
+  organization_id: z.number(),
+  custom: z.record(z.string(), z.unknown()),
+  recurring_id: z.nullable(z.string()),
+  recurring_history: z.array(RecurringHistoryRow),
+  /** spec: "inert (1 = external match)". */
+  inert: z.number(),
+  silenced: z.boolean(),
+  refunded_bill_id: z.nullable(z.number()),
+  eligible_bill_id: z.nullable(z.number()),
+  processed_bill_id: z.nullable(z.number()),
+  adobe_sign_signingUrl: z.nullable(z.string()),
+  notifications: z.array(DonationNotification),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Donation = z.infer<typeof Donation>;
+
+/** spec: custom keys "amply, company, history, recurring_history are hidden from editing". */
+export const hiddenCustomKeys = ['amply', 'company', 'history', 'recurring_history'] as const;
+
+/** The columns the list may be sorted by (spec: "default sort donated_at descending"). */
+export const donationSortFields = [
+  'donated_at',
+  'amount',
+  'matched',
+  'donor_name',
+  'company_name',
+  'organization_name',
+  'status_id',
+  'created_at',
+  'id',
+] as const;
+export type DonationSortField = (typeof donationSortFields)[number];
+export const defaultDonationSort = { field: 'donated_at', ascending: false } as const;
+export const maxDonationsPerPage = 100;
+export const defaultDonationsPerPage = 25;
+
+const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must be YYYY-MM-DD'));
+const queryInt = (message: string) => z.string().check(z.regex(/^\d{1,9}$/, message));
+
+/**
+ * GET /api/organization/{id}/donation: page, per_page, sort_field, ascending and filters[...]
+ * (sent as `filters[dateFrom]=2025-01-01` etc.; the server reads them flattened).
+ */
+export const DonationListQuery = z.object({
+  page: z.optional(queryInt('page must be a whole number from 1')),
+  per_page: z.optional(queryInt(`per_page must be a whole number from 1 to ${maxDonationsPerPage}`)),
+  sort_field: z.optional(
+    z.enum(donationSortFields, `sort_field must be one of ${donationSortFields.join(', ')}`),
+  ),
+  ascending: z.optional(z.enum(['true', 'false', '1', '0'], 'ascending must be true or false')),
+  'filters[dateFrom]': z.optional(day),
+  'filters[dateTo]': z.optional(day),
+  'filters[company]': z.optional(z.string().check(z.maxLength(200))),
+  /** The donor's name or email. */
+  'filters[donor]': z.optional(z.string().check(z.maxLength(200))),
+  /** Dollars. */
+  'filters[minAmount]': z.optional(
+    z.string().check(z.regex(/^\d{1,9}(\.\d{1,2})?$/, 'minAmount must be an amount in dollars')),
+  ),
+  'filters[status_group]': z.optional(
+    z.enum(statusGroupIds, `status_group must be one of ${statusGroupIds.join(', ')}`),
+  ),
+  _token: z.optional(z.string()),
+});
+export type DonationListQuery = z.infer<typeof DonationListQuery>;
+
+export const DonationCounts = z.object({
+  donor_contacted: z.number(),
+  npo_verify: z.number(),
+  engaged_submitted: z.number(),
+  no_response: z.number(),
+});
+export type DonationCounts = z.infer<typeof DonationCounts>;
+
+/** The list: one page, the total for the filters, and each tile's count for the same filters minus status_group. */
+export const DonationListResponse = z.object({
+  donations: z.array(Donation),
+  total: z.number(),
+  counts: DonationCounts,
+});
+export type DonationListResponse = z.infer<typeof DonationListResponse>;
+
+export const DonationResponse = z.object({ donation: Donation });
+export type DonationResponse = z.infer<typeof DonationResponse>;
+
+const dollars = z
+  .number('Amount must be a number')
+  .check(z.gte(0, 'Amount cannot be negative'), z.lte(10_000_000, 'Amount is too large'));
+
+/** The donation fields a create or update sends (spec: "dates sent as date plus time"). */
+export const DonationWrite = z.object({
+  id: z.optional(z.number()),
+  transaction_id: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(200)))),
+  donated_at: z
+    .string()
+    .check(z.refine((s) => !Number.isNaN(Date.parse(s)), 'donated_at must be a date and time')),
+  amount: dollars,
+  donor: z.object({
+    name: z.string().check(z.trim(), z.minLength(1, 'Donor name is required'), z.maxLength(200)),
+    email: z.optional(
+      z.nullable(
+        z.string().check(
+          z.trim(),
+          z.maxLength(320),
+          z.refine(
+            (s) => s === '' || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s),
+            'Please enter a valid email address',
+          ),
+        ),
+      ),
+    ),
+  }),
+  /** spec: "company_id null when absent". */
+  company_id: z.optional(z.nullable(z.number().check(z.int(), z.positive()))),
+  company_name: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(200)))),
+  custom: z.optional(z.record(z.string(), z.unknown())),
+  recurring_id: z.optional(z.nullable(z.string().check(z.maxLength(200)))),
+  silenced: z.optional(z.boolean()),
+  /** spec: "reprocess true for Save & Re-Email": the status is resolved again as for a new match. */
+  reprocess: z.optional(z.boolean()),
+});
+export type DonationWrite = z.infer<typeof DonationWrite>;
+
+/** spec: "POST /api/donation/confirm, body donation_ids, status." */
+export const confirmStatuses = ['submitted', 'no-charge', 'refunded'] as const;
+export type ConfirmStatus = (typeof confirmStatuses)[number];
+export const ConfirmRequest = z.object({
+  donation_ids: z
+    .array(z.number().check(z.int(), z.positive(), z.lte(2_147_483_647)))
+    .check(
+      z.minLength(1, 'Choose at least one donation'),
+      z.maxLength(1000, 'At most 1000 donations at once'),
+    ),
+  status: z.enum(confirmStatuses, `status must be one of ${confirmStatuses.join(', ')}`),
+});
+export type ConfirmRequest = z.infer<typeof ConfirmRequest>;
+
+export const donationMessages = {
+  notFound: 'Donation not found',
+  duplicateTransaction: 'A donation with this transaction id already exists for this organization.',
+  companyNotFound: 'Company not found',
+  deleted: 'Match deleted successfully.',
+  confirmed: 'Donation status updated successfully.',
+} as const;
