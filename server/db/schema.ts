@@ -267,3 +267,121 @@ export const notifees = pgTable(
   },
   (t) => [uniqueIndex('notifees_org_email_unique').on(t.org_id, t.email)],
 );
+
+/**
+ * The companies catalogue (spec part 2, section 3: match_method, guide, url, verify) with the
+ * policy the status resolution reads (server/modules/donations/status-resolution.ts).
+ */
+export const companies = pgTable(
+  'companies',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    /** form, mail, esign, paper, contact or csr; null when the policy does not say. */
+    match_method: text('match_method'),
+    guide: text('guide'),
+    url: text('url'),
+    /** both, email or phone. */
+    verify: text('verify'),
+    /** matching, none, incomplete or company-site-only. */
+    program: text('program').notNull().default('matching'),
+    minimum_match_cents: integer('minimum_match_cents'),
+    maximum_match_cents: integer('maximum_match_cents'),
+    /** Company dollars per donor dollar. */
+    match_ratio: text('match_ratio').notNull().default('1'),
+    deadline_rule: text('deadline_rule').notNull().default('none'),
+    deadline_days: integer('deadline_days'),
+    csr_vendor: text('csr_vendor'),
+    excluded_organization_types: jsonb('excluded_organization_types').$type<string[]>().notNull().default([]),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('companies_name_lower_unique').on(sql`lower(${t.name})`),
+    check(
+      'companies_match_method_values',
+      sql`${t.match_method} is null or ${t.match_method} in ('form', 'mail', 'esign', 'paper', 'contact', 'csr')`,
+    ),
+    check('companies_verify_values', sql`${t.verify} is null or ${t.verify} in ('both', 'email', 'phone')`),
+    check(
+      'companies_program_values',
+      sql`${t.program} in ('matching', 'none', 'incomplete', 'company-site-only')`,
+    ),
+    check(
+      'companies_deadline_rule_values',
+      sql`${t.deadline_rule} in ('none', 'days-after-gift', 'year-end', 'next-year-end')`,
+    ),
+  ],
+);
+
+/** The people who gave, per organization (a donor of two nonprofits is two rows). */
+export const donors = pgTable(
+  'donors',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name'),
+    /** Stored lowercased. */
+    email: text('email'),
+    phone: text('phone'),
+    ...timestamps,
+  },
+  (t) => [index('donors_org_email_idx').on(t.organization_id, t.email)],
+);
+
+/** spec (part 2, section 3): the donation/match. Amounts are integer cents. */
+export const donations = pgTable(
+  'donations',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    donor_id: integer('donor_id').references(() => donors.id, { onDelete: 'set null' }),
+    company_id: integer('company_id').references(() => companies.id, { onDelete: 'set null' }),
+    /** The employer as entered (kept when no catalogue company matches). */
+    company_name: text('company_name'),
+    amount_cents: integer('amount_cents').notNull(),
+    matched_cents: integer('matched_cents').notNull().default(0),
+    donated_at: timestamp('donated_at', { withTimezone: true }).notNull(),
+    transaction_id: text('transaction_id'),
+    status_id: integer('status_id').notNull(),
+    custom: jsonb('custom').$type<Record<string, unknown>>().notNull().default({}),
+    recurring_id: text('recurring_id'),
+    /** spec: "inert (1 = external match)". */
+    inert: integer('inert').notNull().default(0),
+    silenced: boolean('silenced').notNull().default(false),
+    refunded_bill_id: integer('refunded_bill_id'),
+    eligible_bill_id: integer('eligible_bill_id'),
+    processed_bill_id: integer('processed_bill_id'),
+    adobe_sign_signing_url: text('adobe_sign_signing_url'),
+    ...timestamps,
+  },
+  (t) => [
+    index('donations_org_donated_idx').on(t.organization_id, t.donated_at.desc()),
+    index('donations_org_status_idx').on(t.organization_id, t.status_id),
+    index('donations_donor_idx').on(t.donor_id),
+    index('donations_company_idx').on(t.company_id),
+    uniqueIndex('donations_org_transaction_unique')
+      .on(t.organization_id, t.transaction_id)
+      .where(sql`${t.transaction_id} is not null`),
+    check('donations_amount_nonnegative', sql`${t.amount_cents} >= 0`),
+  ],
+);
+
+/** Every status change of a match: who, when, from, to. */
+export const donationStatusHistory = pgTable(
+  'donation_status_history',
+  {
+    id: serial('id').primaryKey(),
+    donation_id: integer('donation_id')
+      .notNull()
+      .references(() => donations.id, { onDelete: 'cascade' }),
+    from_status_id: integer('from_status_id'),
+    to_status_id: integer('to_status_id').notNull(),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('donation_status_history_donation_idx').on(t.donation_id, t.at)],
+);
