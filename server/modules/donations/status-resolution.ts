@@ -1,0 +1,93 @@
+import type { MatchMethod, ProgramState } from '../../../src/contract/companies.ts';
+import { type StatusId, statusIdOf } from '../../../src/contract/statuses.ts';
+
+/** What the resolution reads of the organization a match belongs to. */
+export type ResolutionOrganization = {
+  /** The organization was deactivated (organizations.rule_deactivated). */
+  deactivated: boolean;
+  /** Its registration is complete (organizations.complete). */
+  complete: boolean;
+  type: string;
+};
+
+/** What the resolution reads of the match's company (null: no catalogue company). */
+export type ResolutionCompany = {
+  program: ProgramState;
+  match_method: MatchMethod | null;
+  minimum_match_cents: number | null;
+  excluded_organization_types: readonly string[];
+};
+
+export type ResolutionInput = {
+  organization: ResolutionOrganization;
+  company: ResolutionCompany | null;
+  amount_cents: number;
+  /** The gift is one of a recurring series (a recurring_id is set). */
+  recurring: boolean;
+};
+
+/**
+ * The status a match gets when it is created, when its company changes, or when it is
+ * reprocessed (Save & Re-Email). The first row whose condition holds decides.
+ *
+ * | # | condition                                              | status                                             |
+ * |---|--------------------------------------------------------|----------------------------------------------------|
+ * | 1 | the organization is deactivated                        | 14 NPO Disabled                                    |
+ * | 2 | the organization's registration is not complete        | 17 NPO Registration Incomplete                     |
+ * | 3 | no catalogue company (none entered, or not matched)    | 23 Missing Company Hold                            |
+ * | 4 | the company's program is 'none'                        | 19 Company Has No Matching Program                 |
+ * | 5 | the gift is below the company's minimum                | 10 Below Company Minimum                           |
+ * | 6 | the company excludes the organization's type           | 11 Against Company Policy                          |
+ * | 7 | the company matches only gifts made on its own site    | 15 Donation Can't Be Matched Outside Company Site  |
+ * | 8 | the program is 'incomplete' or names no match method   | 9 Company Policy Incomplete                        |
+ * | 9 | the gift is recurring                                  | 22 Recurring Hold (spec: "Submit for Match: available at status 22 with a recurring_id") |
+ * |10 | method form: the nonprofit fills in and signs the form | 3 NPO to Verify/Sign                               |
+ * |11 | method esign: the donor signs the company's form online| 5 Donor to E-Sign Form                             |
+ * |12 | method paper: the company accepts only a signed paper  | 6 Original Signature Only                          |
+ * |13 | method csr: the donor submits in the company's portal  | 7 Donor to Submit in Company Portal                |
+ * |14 | method mail or contact: the donor tells the company    | 8 Donor to Notify Company                          |
+ *
+ * Organization rules come first: nothing can be matched for a disabled or unregistered
+ * nonprofit whatever the company. Company facts come before the gift's own (recurring), so a
+ * recurring gift to a company without a program says so rather than waiting on a hold.
+ */
+export function resolveStatus(input: ResolutionInput): StatusId {
+  const { organization, company } = input;
+  if (organization.deactivated) return statusIdOf.npoDisabled;
+  if (!organization.complete) return statusIdOf.registrationIncomplete;
+  if (!company) return statusIdOf.missingCompany;
+  if (company.program === 'none') return statusIdOf.noProgram;
+  if (company.minimum_match_cents !== null && input.amount_cents < company.minimum_match_cents)
+    return statusIdOf.belowMinimum;
+  if (company.excluded_organization_types.includes(organization.type)) return statusIdOf.againstPolicy;
+  if (company.program === 'company-site-only') return statusIdOf.outsideCompanySite;
+  if (company.program === 'incomplete' || company.match_method === null) return statusIdOf.policyIncomplete;
+  if (input.recurring) return statusIdOf.recurringHold;
+  return methodStatus[company.match_method];
+}
+
+/** The donor-action (or nonprofit-action) status of each match method: rows 10 to 14 above. */
+export const methodStatus: Record<MatchMethod, StatusId> = {
+  form: statusIdOf.npoToVerify,
+  esign: statusIdOf.donorToESign,
+  paper: statusIdOf.originalSignatureOnly,
+  csr: statusIdOf.donorToSubmitInPortal,
+  mail: statusIdOf.donorToNotifyCompany,
+  contact: statusIdOf.donorToNotifyCompany,
+};
+
+/**
+ * The estimated match (spec: "matched (estimated match amount)"): the gift times the company's
+ * ratio, capped at its maximum; nothing when the status says the gift will not be matched.
+ */
+export function estimatedMatchCents(
+  status: StatusId,
+  amountCents: number,
+  company: { match_ratio: number; maximum_match_cents: number | null } | null,
+): number {
+  if (!company || unmatchable.has(status)) return 0;
+  const estimate = Math.round(amountCents * company.match_ratio);
+  return company.maximum_match_cents === null ? estimate : Math.min(estimate, company.maximum_match_cents);
+}
+
+const unmatchable = new Set<number>([9, 10, 11, 14, 15, 17, 19, 23]);
