@@ -2,6 +2,7 @@ import { openApiDocument } from './http/openapi.ts';
 import { type AnyRoute, defineRoute } from './http/route.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { captchaRoutes } from './modules/captcha/captcha.routes.ts';
+import { companiesRoutes } from './modules/companies/companies.routes.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
 import { notifeesRoutes } from './modules/notifees/notifees.routes.ts';
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
@@ -32,6 +33,7 @@ export const routes: readonly AnyRoute[] = [
   ...contactRoutes,
   ...usersRoutes,
   ...notifeesRoutes,
+  ...companiesRoutes,
   ...systemRoutes,
   openApiRoute,
 ];

@@ -11,6 +11,7 @@ import {
   permissions,
   users,
 } from './schema.ts';
+import { seedCompanies } from './seed-companies.ts';
 
 /** The demo sign-ins printed at start. Demo data only: never seed these in production. */
 export const demoPassword = 'twofold-demo';
@@ -197,6 +198,7 @@ export async function seedDemo(db: Db): Promise<void> {
     // Two processes starting at once seed one after the other.
     await tx.execute(sql`select pg_advisory_xact_lock(727274)`);
     await seedCategories(tx);
+    await seedCompanies(tx);
     const ids = new Map<string, number>();
     for (const organization of demoOrganizations) await ensureOrganization(tx, organization, ids);
     for (const user of demoUsers) {

@@ -1,0 +1,94 @@
+import {
+  type DeadlineRule,
+  deadlineRules,
+  type MatchMethod,
+  matchMethods,
+  type ProgramState,
+  verifyMethods,
+} from '../../src/contract/companies.ts';
+import type { Db, Tx } from './client.ts';
+import { companies } from './schema.ts';
+
+const firstParts = [
+  'Acme',
+  'Birch',
+  'Cobalt',
+  'Driftwood',
+  'Evergreen',
+  'Falcon',
+  'Granite',
+  'Harbor',
+  'Ironwood',
+  'Juniper',
+  'Keystone',
+  'Lakeside',
+  'Meridian',
+  'Northwind',
+  'Oakridge',
+  'Pinecrest',
+  'Quartz',
+  'Redwood',
+  'Summit',
+  'Tidewater',
+];
+const secondParts = [
+  'Analytics',
+  'Bank',
+  'Biotech',
+  'Consulting',
+  'Energy',
+  'Foods',
+  'Health',
+  'Insurance',
+  'Logistics',
+  'Media',
+  'Motors',
+  'Pharma',
+  'Retail',
+  'Software',
+  'Telecom',
+];
+const csrVendors = ['Benevity', 'YourCause', 'CyberGrants', 'Bright Funds'];
+
+/**
+ * The demo catalogue: 300 fictional companies (every first part with every second part), their
+ * properties derived from the position so every run gives the same catalogue, covering every
+ * match method, verify method, program state, deadline rule, minimum, maximum and ratio.
+ */
+export function demoCompanies() {
+  const rows: Array<typeof companies.$inferInsert> = [];
+  let i = 0;
+  for (const first of firstParts) {
+    for (const second of secondParts) {
+      const name = `${first} ${second}`;
+      const method = matchMethods[i % matchMethods.length] as MatchMethod;
+      // Most companies match; every 7th has no program, every 11th an incomplete policy, every 13th site-only.
+      const program: ProgramState =
+        i % 7 === 3 ? 'none' : i % 11 === 5 ? 'incomplete' : i % 13 === 8 ? 'company-site-only' : 'matching';
+      const deadline = deadlineRules[i % deadlineRules.length] as DeadlineRule;
+      const slug = name.toLowerCase().replace(/\s+/g, '-');
+      rows.push({
+        name,
+        match_method: program === 'incomplete' && i % 2 === 0 ? null : method,
+        guide: `Ask ${name}'s HR or giving team for the matching gift form; include the receipt from the nonprofit.`,
+        url: `https://${slug}.example.com/giving`,
+        verify: verifyMethods[i % verifyMethods.length] ?? 'both',
+        program,
+        minimum_match_cents: [null, 2500, 5000, 10_000][i % 4] ?? null,
+        maximum_match_cents: [null, 100_000, 500_000, 1_000_000, 2_500_000][i % 5] ?? null,
+        match_ratio: ['1', '2', '0.5', '1', '3'][i % 5] ?? '1',
+        deadline_rule: deadline,
+        deadline_days: deadline === 'days-after-gift' ? ([90, 180, 365][i % 3] ?? 365) : null,
+        csr_vendor: method === 'csr' ? (csrVendors[i % csrVendors.length] ?? null) : null,
+        excluded_organization_types: i % 9 === 4 ? ['edu-pto'] : i % 17 === 6 ? ['chapter'] : [],
+      });
+      i++;
+    }
+  }
+  return rows;
+}
+
+/** Seeds the demo catalogue. Idempotent: companies that exist (by name, any case) are left alone. */
+export async function seedCompanies(db: Db | Tx): Promise<void> {
+  await db.insert(companies).values(demoCompanies()).onConflictDoNothing();
+}
