@@ -46,8 +46,16 @@ export type ServerRouteAccess<P, Q, B> =
   | {
       level: PermissionLevel;
       capability?: Capability;
-      org: (input: RouteInput<P, Q, B>) => number;
+      /**
+       * The organization(s) the call acts on. It may look them up (a donation's organization);
+       * with several, the caller needs the level on each. Throwing an HttpError (e.g. 404 for a
+       * missing record) refuses the call before the handler runs.
+       */
+      org: (input: RouteInput<P, Q, B>, db: Db) => OrgRef | Promise<OrgRef>;
     };
+
+/** One organization id, or several. */
+export type OrgRef = number | readonly number[];
 
 type UserFor<A> = A extends 'anonymous' ? AuthUser | undefined : A extends 'donor' ? undefined : AuthUser;
 type LevelFor<A> = A extends { level: PermissionLevel } ? PermissionLevel : undefined;

@@ -3,13 +3,13 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { MemoryStore, rateLimiter } from 'hono-rate-limiter';
-import { atLeast } from '../../src/contract/access.ts';
+import { atLeast, type PermissionLevel } from '../../src/contract/access.ts';
 import { organizationNotFound } from '../../src/contract/organization.ts';
 import { users } from '../db/schema.ts';
 import { effectiveLevel } from '../modules/permissions/permissions.service.ts';
 import { clientIp } from './client-ip.ts';
 import { HttpError, httpMessages } from './errors.ts';
-import type { AnyRoute, AppEnv, AuthUser, Deps, RouteInput } from './route.ts';
+import type { AnyRoute, AppEnv, AuthUser, Deps, OrgRef, RouteInput } from './route.ts';
 import { verifyAccessToken } from './session.ts';
 import { parseInput } from './validate.ts';
 
@@ -146,12 +146,19 @@ async function guard(c: Context<AppEnv>, route: AnyRoute, deps: Deps): Promise<v
   }
   const user = c.get('user');
   if (!user) throw new HttpError(401, httpMessages.tokenNotFound);
-  const orgId = access.org(c.get('input'));
-  const level = await effectiveLevel(deps.db, user, orgId);
-  // 404 rather than 403, so the ids of other people's organizations are not confirmed.
-  if (level === 'none') throw new HttpError(404, organizationNotFound(orgId));
-  if (!atLeast(level, access.level)) throw new HttpError(403, httpMessages.forbidden);
-  c.set('level', level);
+  const found: OrgRef = await access.org(c.get('input'), deps.db);
+  const orgIds = [...new Set(typeof found === 'number' ? [found] : found)];
+  // The level that counts is the lowest the caller holds among the organizations involved.
+  let lowest: PermissionLevel | undefined;
+  for (const orgId of orgIds) {
+    const level = await effectiveLevel(deps.db, user, orgId);
+    // 404 rather than 403, so the ids of other people's organizations are not confirmed.
+    if (level === 'none') throw new HttpError(404, organizationNotFound(orgId));
+    if (!lowest || !atLeast(level, lowest)) lowest = level;
+  }
+  if (!lowest) throw new HttpError(404, httpMessages.notFound);
+  if (!atLeast(lowest, access.level)) throw new HttpError(403, httpMessages.forbidden);
+  c.set('level', lowest);
 }
 
 /**
