@@ -4,6 +4,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { captchaRoutes } from './modules/captcha/captcha.routes.ts';
 import { companiesRoutes } from './modules/companies/companies.routes.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
+import { donationsRoutes } from './modules/donations/donations.routes.ts';
 import { notifeesRoutes } from './modules/notifees/notifees.routes.ts';
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
 import { registrationRoutes } from './modules/registration/registration.routes.ts';
@@ -34,6 +35,7 @@ export const routes: readonly AnyRoute[] = [
   ...usersRoutes,
   ...notifeesRoutes,
   ...companiesRoutes,
+  ...donationsRoutes,
   ...systemRoutes,
   openApiRoute,
 ];

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { atLeast, type EffectiveLevel, type PermissionLevel } from '../../src/contract/access.ts';
 import { createApp } from '../app.ts';
 import { queryRows } from '../db/rows.ts';
-import { documents, notifees, organizations, permissions, users } from '../db/schema.ts';
+import { documents, donations, notifees, organizations, permissions, users } from '../db/schema.ts';
 import { demoOrganizationNames as names } from '../db/seed.ts';
 import type { AnyRoute } from '../http/route.ts';
 import { memoryStorage } from '../storage/storage.ts';
@@ -59,6 +59,26 @@ async function storedNotifee(orgId: number) {
   return row?.id ?? 0;
 }
 
+async function storedDonation(orgId: number) {
+  const [row] = await t.db
+    .insert(donations)
+    .values({
+      organization_id: orgId,
+      amount_cents: 5000,
+      donated_at: new Date('2025-03-01T12:00:00Z'),
+      status_id: 23,
+    })
+    .returning();
+  return row?.id ?? 0;
+}
+
+const donationBody = () => ({
+  donated_at: '2025-03-01 12:00:00',
+  amount: 50,
+  donor: { name: 'Matrix Donor', email: `donor-${next()}@example.org` },
+  company_id: null,
+});
+
 /**
  * A valid request for each organization-scoped route, keyed by method and path. A route without
  * one fails the test below: add its sample here when you add the route.
@@ -113,6 +133,36 @@ const samples: Record<string, Sample> = {
         body: { org_id: id, user_id: userId, name: 'Renamed', email: `renamed-${next()}@example.org` },
       };
     },
+  },
+  'get /api/organization/:id/donation': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/donation?filters[status_group]=npo_verify` }),
+  },
+  'post /api/organization/:id/donation': {
+    level: 'write',
+    request: async (id) => ({ path: `/api/organization/${id}/donation`, body: donationBody() }),
+  },
+  'get /api/donation/:id': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/donation/${await storedDonation(id)}` }),
+  },
+  'put /api/donation/:id': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/donation/${await storedDonation(id)}`,
+      body: { ...donationBody(), reprocess: true },
+    }),
+  },
+  'delete /api/donation/:id': {
+    level: 'write',
+    request: async (id) => ({ path: `/api/donation/${await storedDonation(id)}` }),
+  },
+  'post /api/donation/confirm': {
+    level: 'write',
+    request: async (id) => ({
+      path: '/api/donation/confirm',
+      body: { donation_ids: [await storedDonation(id), await storedDonation(id)], status: 'submitted' },
+    }),
   },
 };
 for (const prefix of ['/api/organization', '/organization']) {
@@ -195,6 +245,9 @@ async function snapshot(orgId: number) {
     table(sql`select * from notifees where org_id = ${orgId} order by id`),
     table(sql`select * from documents where org_id = ${orgId} order by id`),
     table(sql`select count(*) from outbox`),
+    table(sql`select * from donations where organization_id = ${orgId} order by id`),
+    table(sql`select count(*) from donors`),
+    table(sql`select count(*) from donation_status_history`),
   ]);
 }
 

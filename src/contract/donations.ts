@@ -92,6 +92,9 @@ export const defaultDonationSort = { field: 'donated_at', ascending: false } as 
 export const maxDonationsPerPage = 100;
 export const defaultDonationsPerPage = 25;
 
+/** PostgreSQL text cannot hold NUL characters; refuse them as input rather than fail on write. */
+export const noNul = z.refine<string>((s) => !s.includes('\u0000'), 'Text cannot contain NUL characters');
+
 const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must be YYYY-MM-DD'));
 const queryInt = (message: string) => z.string().check(z.regex(/^\d{1,9}$/, message));
 
@@ -108,9 +111,9 @@ export const DonationListQuery = z.object({
   ascending: z.optional(z.enum(['true', 'false', '1', '0'], 'ascending must be true or false')),
   'filters[dateFrom]': z.optional(day),
   'filters[dateTo]': z.optional(day),
-  'filters[company]': z.optional(z.string().check(z.maxLength(200))),
+  'filters[company]': z.optional(z.string().check(z.maxLength(200), noNul)),
   /** The donor's name or email. */
-  'filters[donor]': z.optional(z.string().check(z.maxLength(200))),
+  'filters[donor]': z.optional(z.string().check(z.maxLength(200), noNul)),
   /** Dollars. */
   'filters[minAmount]': z.optional(
     z.string().check(z.regex(/^\d{1,9}(\.\d{1,2})?$/, 'minAmount must be an amount in dollars')),
@@ -143,18 +146,18 @@ export type DonationResponse = z.infer<typeof DonationResponse>;
 
 const dollars = z
   .number('Amount must be a number')
-  .check(z.gte(0, 'Amount cannot be negative'), z.lte(10_000_000, 'Amount is too large'));
+  .check(z.gte(0, 'Amount cannot be negative'), z.lte(1_000_000, 'Amount is too large'));
 
 /** The donation fields a create or update sends (spec: "dates sent as date plus time"). */
 export const DonationWrite = z.object({
   id: z.optional(z.number()),
-  transaction_id: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(200)))),
+  transaction_id: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(200), noNul))),
   donated_at: z
     .string()
     .check(z.refine((s) => !Number.isNaN(Date.parse(s)), 'donated_at must be a date and time')),
   amount: dollars,
   donor: z.object({
-    name: z.string().check(z.trim(), z.minLength(1, 'Donor name is required'), z.maxLength(200)),
+    name: z.string().check(z.trim(), z.minLength(1, 'Donor name is required'), z.maxLength(200), noNul),
     email: z.optional(
       z.nullable(
         z.string().check(
@@ -170,9 +173,9 @@ export const DonationWrite = z.object({
   }),
   /** spec: "company_id null when absent". */
   company_id: z.optional(z.nullable(z.number().check(z.int(), z.positive()))),
-  company_name: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(200)))),
+  company_name: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(200), noNul))),
   custom: z.optional(z.record(z.string(), z.unknown())),
-  recurring_id: z.optional(z.nullable(z.string().check(z.maxLength(200)))),
+  recurring_id: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(200), noNul))),
   silenced: z.optional(z.boolean()),
   /** spec: "reprocess true for Save & Re-Email": the status is resolved again as for a new match. */
   reprocess: z.optional(z.boolean()),

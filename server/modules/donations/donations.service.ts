@@ -1,0 +1,528 @@
+import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import type { MatchMethod, ProgramState, VerifyMethod } from '../../../src/contract/companies.ts';
+import {
+  type ConfirmRequest,
+  type ConfirmStatus,
+  type Donation,
+  type DonationCounts,
+  type DonationListQuery,
+  type DonationListResponse,
+  type DonationSortField,
+  type DonationWrite,
+  defaultDonationSort,
+  defaultDonationsPerPage,
+  donationMessages,
+  hiddenCustomKeys,
+  maxDonationsPerPage,
+} from '../../../src/contract/donations.ts';
+import {
+  billingStatusOf,
+  type StatusGroup,
+  type StatusId,
+  statusGroupIds,
+  statusGroups,
+  statusIdOf,
+  statusName,
+} from '../../../src/contract/statuses.ts';
+import type { Db, Queryable, Tx } from '../../db/client.ts';
+import { companies, donationStatusHistory, donations, donors, organizations } from '../../db/schema.ts';
+import { HttpError } from '../../http/errors.ts';
+import { descendantIds } from '../permissions/permissions.service.ts';
+import { estimatedMatchCents, resolveStatus } from './status-resolution.ts';
+
+const columns = {
+  id: donations.id,
+  transaction_id: donations.transaction_id,
+  donated_at: donations.donated_at,
+  amount_cents: donations.amount_cents,
+  matched_cents: donations.matched_cents,
+  status_id: donations.status_id,
+  donor_id: donations.donor_id,
+  donor_name: donors.name,
+  donor_email: donors.email,
+  company_id: donations.company_id,
+  company_name: donations.company_name,
+  catalogue_name: companies.name,
+  match_method: companies.match_method,
+  guide: companies.guide,
+  url: companies.url,
+  verify: companies.verify,
+  organization_id: donations.organization_id,
+  organization_name: organizations.name,
+  custom: donations.custom,
+  recurring_id: donations.recurring_id,
+  inert: donations.inert,
+  silenced: donations.silenced,
+  refunded_bill_id: donations.refunded_bill_id,
+  eligible_bill_id: donations.eligible_bill_id,
+  processed_bill_id: donations.processed_bill_id,
+  adobe_sign_signing_url: donations.adobe_sign_signing_url,
+  created_at: donations.created_at,
+  updated_at: donations.updated_at,
+};
+
+function selectDonations(db: Queryable) {
+  return db
+    .select(columns)
+    .from(donations)
+    .innerJoin(organizations, eq(organizations.id, donations.organization_id))
+    .leftJoin(donors, eq(donors.id, donations.donor_id))
+    .leftJoin(companies, eq(companies.id, donations.company_id));
+}
+type Row = Awaited<ReturnType<typeof selectDonations>>[number];
+
+const dollars = (cents: number) => cents / 100;
+const toCents = (amount: number) => Math.round(amount * 100);
+
+function toDonation(row: Row, children?: Array<{ id: number; name: string }>): Donation {
+  return {
+    id: row.id,
+    transaction_id: row.transaction_id,
+    donated_at: row.donated_at.toISOString(),
+    amount: dollars(row.amount_cents),
+    matched: dollars(row.matched_cents),
+    status: { id: row.status_id, name: statusName(row.status_id), billing_status: billingStatusOf(row) },
+    status_id: row.status_id,
+    donor: row.donor_id === null ? null : { id: row.donor_id, name: row.donor_name, email: row.donor_email },
+    donor_id: row.donor_id,
+    donor_name: row.donor_name,
+    company:
+      row.company_id === null || row.catalogue_name === null
+        ? null
+        : {
+            id: row.company_id,
+            name: row.catalogue_name,
+            match_method: row.match_method as MatchMethod | null,
+            guide: row.guide,
+            url: row.url,
+            verify: row.verify as VerifyMethod | null,
+          },
+    company_id: row.company_id,
+    company_name: row.company_name,
+    organization: {
+      id: row.organization_id,
+      name: row.organization_name,
+      ...(children ? { children } : {}),
+    },
+    organization_id: row.organization_id,
+    custom: row.custom,
+    recurring_id: row.recurring_id,
+    recurring_history: [],
+    inert: row.inert,
+    silenced: row.silenced,
+    refunded_bill_id: row.refunded_bill_id,
+    eligible_bill_id: row.eligible_bill_id,
+    processed_bill_id: row.processed_bill_id,
+    adobe_sign_signingUrl: row.adobe_sign_signing_url,
+    // No notification has been sent for any match yet: the notification emails come later.
+    notifications: [],
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** `%`, `_` and `\` typed by a person are literal characters, not LIKE wildcards. */
+const contains = (text: string) =>
+  `%${text
+    .trim()
+    .toLowerCase()
+    .replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+const sortColumns: Record<DonationSortField, SQL | typeof donations.id> = {
+  donated_at: sql`${donations.donated_at}`,
+  amount: sql`${donations.amount_cents}`,
+  matched: sql`${donations.matched_cents}`,
+  donor_name: sql`lower(${donors.name})`,
+  company_name: sql`lower(${donations.company_name})`,
+  organization_name: sql`lower(${organizations.name})`,
+  status_id: sql`${donations.status_id}`,
+  created_at: sql`${donations.created_at}`,
+  id: donations.id,
+};
+
+function positiveInt(text: string | undefined, fallback: number, max: number, name: string): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1 || n > max)
+    throw new HttpError(
+      400,
+      `${name} must be a whole number from 1${max === maxDonationsPerPage ? ` to ${max}` : ''}`,
+    );
+  return n;
+}
+
+function dayStart(day: string, name: string): Date {
+  const date = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day)
+    throw new HttpError(400, `${name} is not a valid date`);
+  return date;
+}
+
+/**
+ * spec: "GET /api/organization/{id}/donation … Response: donations, total" (default sort
+ * donated_at descending). A parent's list includes its chapters' matches. Filtering, sorting and
+ * paging happen in SQL; each tile counts the same filters without the status group.
+ */
+export async function listDonations(
+  db: Db,
+  orgId: number,
+  query: DonationListQuery,
+): Promise<DonationListResponse> {
+  const page = positiveInt(query.page, 1, 1_000_000, 'page');
+  const perPage = positiveInt(query.per_page, defaultDonationsPerPage, maxDonationsPerPage, 'per_page');
+  const orgIds = [orgId, ...(await descendantIds(db, orgId))];
+  const filters: SQL[] = [inArray(donations.organization_id, orgIds)];
+  const from = query['filters[dateFrom]'];
+  const to = query['filters[dateTo]'];
+  if (from) filters.push(gte(donations.donated_at, dayStart(from, 'dateFrom')));
+  if (to) filters.push(lt(donations.donated_at, new Date(dayStart(to, 'dateTo').getTime() + 86_400_000)));
+  const company = query['filters[company]']?.trim();
+  if (company) filters.push(sql`lower(${donations.company_name}) like ${contains(company)}`);
+  const donor = query['filters[donor]']?.trim();
+  if (donor)
+    filters.push(
+      sql`(lower(${donors.name}) like ${contains(donor)} or ${donors.email} like ${contains(donor)})`,
+    );
+  const minAmount = query['filters[minAmount]'];
+  if (minAmount) filters.push(gte(donations.amount_cents, toCents(Number(minAmount))));
+  const group = query['filters[status_group]'];
+  const listFilters = group
+    ? [...filters, inArray(donations.status_id, [...statusGroups[group].statuses])]
+    : filters;
+
+  const sortField = query.sort_field ?? defaultDonationSort.field;
+  const ascending =
+    query.ascending === undefined
+      ? defaultDonationSort.ascending
+      : query.ascending === 'true' || query.ascending === '1';
+  const order = ascending ? asc : desc;
+
+  const base = () =>
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(donations)
+      .innerJoin(organizations, eq(organizations.id, donations.organization_id))
+      .leftJoin(donors, eq(donors.id, donations.donor_id));
+  const [rows, totalRows, countRows] = await Promise.all([
+    selectDonations(db)
+      .where(and(...listFilters))
+      .orderBy(order(sortColumns[sortField]), order(donations.id))
+      .limit(perPage)
+      .offset((page - 1) * perPage),
+    base().where(and(...listFilters)),
+    db
+      .select(
+        Object.fromEntries(
+          statusGroupIds.map((g) => [
+            g,
+            sql<number>`count(*) filter (where ${inArray(donations.status_id, [...statusGroups[g].statuses])})::int`,
+          ]),
+        ) as Record<StatusGroup, SQL<number>>,
+      )
+      .from(donations)
+      .innerJoin(organizations, eq(organizations.id, donations.organization_id))
+      .leftJoin(donors, eq(donors.id, donations.donor_id))
+      .where(and(...filters)),
+  ]);
+  const counts = Object.fromEntries(
+    statusGroupIds.map((g) => [g, Number(countRows[0]?.[g] ?? 0)]),
+  ) as DonationCounts;
+  return { donations: rows.map((row) => toDonation(row)), total: Number(totalRows[0]?.n ?? 0), counts };
+}
+
+/** The organization a donation belongs to (the guard's lookup), or 404. */
+export async function donationOrganization(db: Queryable, donationId: number): Promise<number> {
+  const [row] = await db
+    .select({ organization_id: donations.organization_id })
+    .from(donations)
+    .where(eq(donations.id, donationId));
+  if (!row) throw new HttpError(404, donationMessages.notFound);
+  return row.organization_id;
+}
+
+/** The organizations of several donations; 404 (for all) when any does not exist. */
+export async function donationsOrganizations(
+  db: Queryable,
+  donationIds: readonly number[],
+): Promise<number[]> {
+  const ids = [...new Set(donationIds)];
+  const rows = await db
+    .select({ id: donations.id, organization_id: donations.organization_id })
+    .from(donations)
+    .where(inArray(donations.id, ids));
+  if (rows.length !== ids.length) throw new HttpError(404, donationMessages.notFound);
+  return [...new Set(rows.map((r) => r.organization_id))];
+}
+
+export async function getDonation(db: Queryable, donationId: number): Promise<{ donation: Donation }> {
+  const [row] = await selectDonations(db).where(eq(donations.id, donationId));
+  if (!row) throw new HttpError(404, donationMessages.notFound);
+  const children = await db
+    .select({ id: organizations.id, name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.parent_id, row.organization_id))
+    .orderBy(asc(organizations.name), asc(organizations.id));
+  return { donation: toDonation(row, children) };
+}
+
+type CompanyRow = typeof companies.$inferSelect;
+
+/** The catalogue company of a match: the id given, else an exact (any case) match of the name typed. */
+async function findCompany(tx: Tx, body: DonationWrite): Promise<CompanyRow | null> {
+  if (body.company_id) {
+    const [company] = await tx.select().from(companies).where(eq(companies.id, body.company_id));
+    if (!company) throw new HttpError(400, donationMessages.companyNotFound);
+    return company;
+  }
+  const name = body.company_name?.trim();
+  if (!name) return null;
+  const [company] = await tx
+    .select()
+    .from(companies)
+    .where(sql`lower(${companies.name}) = ${name.toLowerCase()}`);
+  return company ?? null;
+}
+
+async function resolveFor(
+  tx: Tx,
+  orgId: number,
+  company: CompanyRow | null,
+  amountCents: number,
+  recurring: boolean,
+) {
+  const [org] = await tx
+    .select({
+      deactivated: organizations.rule_deactivated,
+      complete: organizations.complete,
+      type: organizations.type,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, orgId));
+  if (!org) throw new HttpError(404, donationMessages.notFound);
+  const status = resolveStatus({
+    organization: org,
+    company: company && {
+      program: company.program as ProgramState,
+      match_method: company.match_method as MatchMethod | null,
+      minimum_match_cents: company.minimum_match_cents,
+      excluded_organization_types: company.excluded_organization_types,
+    },
+    amount_cents: amountCents,
+    recurring,
+  });
+  return status;
+}
+
+const matchOf = (status: StatusId | number, amountCents: number, company: CompanyRow | null) =>
+  estimatedMatchCents(
+    status as StatusId,
+    amountCents,
+    company && { match_ratio: Number(company.match_ratio), maximum_match_cents: company.maximum_match_cents },
+  );
+
+function donatedAt(text: string): Date {
+  const date = new Date(text);
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(date.getTime()) || year < 1900 || year > 2200)
+    throw new HttpError(400, 'donated_at must be a date and time between 1900 and 2200');
+  return date;
+}
+
+function cleanCustom(custom: Record<string, unknown> | undefined, kept: Record<string, unknown> = {}) {
+  const editable = Object.fromEntries(
+    Object.entries(custom ?? {}).filter(([key]) => !(hiddenCustomKeys as readonly string[]).includes(key)),
+  );
+  const hidden = Object.fromEntries(
+    Object.entries(kept).filter(([key]) => (hiddenCustomKeys as readonly string[]).includes(key)),
+  );
+  const merged = { ...editable, ...hidden };
+  if (JSON.stringify(merged).includes('\\u0000'))
+    throw new HttpError(400, 'custom: Text cannot contain NUL characters');
+  return merged;
+}
+
+async function assertTransactionFree(tx: Tx, orgId: number, transactionId: string | null, exceptId?: number) {
+  if (!transactionId) return;
+  const [clash] = await tx
+    .select({ id: donations.id })
+    .from(donations)
+    .where(and(eq(donations.organization_id, orgId), eq(donations.transaction_id, transactionId)));
+  if (clash && clash.id !== exceptId) throw new HttpError(409, donationMessages.duplicateTransaction);
+}
+
+/** The donor of the organization with this email (their name updated), or a new donor. */
+async function donorFor(tx: Tx, orgId: number, donor: DonationWrite['donor'], currentId: number | null) {
+  const email = donor.email?.trim().toLowerCase() || null;
+  const name = donor.name.trim();
+  if (currentId !== null) {
+    const [current] = await tx.select().from(donors).where(eq(donors.id, currentId));
+    if (current && current.email === email) {
+      await tx.update(donors).set({ name }).where(eq(donors.id, current.id));
+      return current.id;
+    }
+  }
+  if (email) {
+    const [known] = await tx
+      .select({ id: donors.id })
+      .from(donors)
+      .where(and(eq(donors.organization_id, orgId), eq(donors.email, email)))
+      .limit(1);
+    if (known) {
+      await tx.update(donors).set({ name }).where(eq(donors.id, known.id));
+      return known.id;
+    }
+  }
+  const [created] = await tx.insert(donors).values({ organization_id: orgId, name, email }).returning();
+  if (!created) throw new Error('donor insert returned nothing');
+  return created.id;
+}
+
+/** spec: "POST /api/organization/{id}/donation (create, id 0) … Response includes donation." */
+export async function createDonation(db: Db, orgId: number, userId: number, body: DonationWrite) {
+  if (body.id !== undefined && body.id !== 0)
+    throw new HttpError(400, 'id must be 0 (or left out) to create a match');
+  const when = donatedAt(body.donated_at);
+  const amountCents = toCents(body.amount);
+  const transactionId = body.transaction_id?.trim() || null;
+  const id = await db.transaction(async (tx) => {
+    await assertTransactionFree(tx, orgId, transactionId);
+    const company = await findCompany(tx, body);
+    const recurringId = body.recurring_id?.trim() || null;
+    const status = await resolveFor(tx, orgId, company, amountCents, recurringId !== null);
+    const donorId = await donorFor(tx, orgId, body.donor, null);
+    const [row] = await tx
+      .insert(donations)
+      .values({
+        organization_id: orgId,
+        donor_id: donorId,
+        company_id: company?.id ?? null,
+        company_name: company?.name ?? (body.company_name?.trim() || null),
+        amount_cents: amountCents,
+        matched_cents: matchOf(status, amountCents, company),
+        donated_at: when,
+        transaction_id: transactionId,
+        status_id: status,
+        custom: cleanCustom(body.custom),
+        recurring_id: recurringId,
+        silenced: body.silenced ?? false,
+      })
+      .returning({ id: donations.id });
+    if (!row) throw new Error('donation insert returned nothing');
+    await tx
+      .insert(donationStatusHistory)
+      .values({ donation_id: row.id, from_status_id: null, to_status_id: status, user_id: userId });
+    return row.id;
+  });
+  return getDonation(db, id);
+}
+
+/**
+ * spec: "PUT /api/donation/{id} … reprocess true for Save & Re-Email". The status is resolved
+ * again when the company changes or reprocess is asked for; otherwise it stays as it is.
+ */
+export async function updateDonation(db: Db, donationId: number, userId: number, body: DonationWrite) {
+  if (body.id !== undefined && body.id !== donationId) throw new HttpError(400, 'id does not match the URL');
+  const when = donatedAt(body.donated_at);
+  const amountCents = toCents(body.amount);
+  await db.transaction(async (tx) => {
+    const [current] = await tx.select().from(donations).where(eq(donations.id, donationId)).for('update');
+    if (!current) throw new HttpError(404, donationMessages.notFound);
+    const orgId = current.organization_id;
+    const transactionId =
+      body.transaction_id === undefined ? current.transaction_id : body.transaction_id?.trim() || null;
+    await assertTransactionFree(tx, orgId, transactionId, donationId);
+    const company =
+      body.company_id === undefined && body.company_name === undefined
+        ? current.company_id === null
+          ? null
+          : ((await tx.select().from(companies).where(eq(companies.id, current.company_id)))[0] ?? null)
+        : await findCompany(tx, body);
+    const companyName =
+      company?.name ??
+      (body.company_name === undefined ? current.company_name : body.company_name?.trim() || null);
+    const recurringId =
+      body.recurring_id === undefined ? current.recurring_id : body.recurring_id?.trim() || null;
+    const companyChanged = (company?.id ?? null) !== current.company_id;
+    const status =
+      body.reprocess || companyChanged
+        ? await resolveFor(tx, orgId, company, amountCents, recurringId !== null)
+        : current.status_id;
+    const donorId = await donorFor(tx, orgId, body.donor, current.donor_id);
+    await tx
+      .update(donations)
+      .set({
+        donor_id: donorId,
+        company_id: company?.id ?? null,
+        company_name: companyName,
+        amount_cents: amountCents,
+        matched_cents: matchOf(status, amountCents, company),
+        donated_at: when,
+        transaction_id: transactionId,
+        status_id: status,
+        custom: body.custom === undefined ? current.custom : cleanCustom(body.custom, current.custom),
+        recurring_id: recurringId,
+        silenced: body.silenced ?? current.silenced,
+      })
+      .where(eq(donations.id, donationId));
+    if (status !== current.status_id)
+      await tx.insert(donationStatusHistory).values({
+        donation_id: donationId,
+        from_status_id: current.status_id,
+        to_status_id: status,
+        user_id: userId,
+      });
+  });
+  return getDonation(db, donationId);
+}
+
+export async function removeDonation(db: Db, donationId: number) {
+  const deleted = await db
+    .delete(donations)
+    .where(eq(donations.id, donationId))
+    .returning({ id: donations.id });
+  if (deleted.length === 0) throw new HttpError(404, donationMessages.notFound);
+  return { message: donationMessages.deleted };
+}
+
+const confirmedStatus: Record<ConfirmStatus, StatusId> = {
+  submitted: statusIdOf.submitted,
+  'no-charge': statusIdOf.noCharge,
+  refunded: statusIdOf.refunded,
+};
+
+/**
+ * spec: "POST /api/donation/confirm, body donation_ids, status": each match moves to Submitted,
+ * No Charge or Refunded, with a history row, all or none (the guard has checked every one).
+ */
+export async function confirmDonations(db: Db, userId: number, body: ConfirmRequest) {
+  const to = confirmedStatus[body.status];
+  const ids = [...new Set(body.donation_ids)];
+  await db.transaction(async (tx) => {
+    const rows = await tx
+      .select({ id: donations.id, status_id: donations.status_id })
+      .from(donations)
+      .where(inArray(donations.id, ids))
+      .for('update');
+    if (rows.length !== ids.length) throw new HttpError(404, donationMessages.notFound);
+    const changing = rows.filter((r) => r.status_id !== to);
+    if (changing.length === 0) return;
+    await tx
+      .update(donations)
+      .set({ status_id: to })
+      .where(
+        inArray(
+          donations.id,
+          changing.map((r) => r.id),
+        ),
+      );
+    await tx.insert(donationStatusHistory).values(
+      changing.map((r) => ({
+        donation_id: r.id,
+        from_status_id: r.status_id,
+        to_status_id: to,
+        user_id: userId,
+      })),
+    );
+  });
+  return { message: donationMessages.confirmed, donation_ids: ids, status_id: to };
+}
