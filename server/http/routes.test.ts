@@ -50,6 +50,8 @@ describe('the route table', () => {
         'get /api/captcha/challenge',
         'post /api/contact-form',
         'get /files/:name',
+        // Donors search their employer on the match forms.
+        'get /search/company-name/:text',
       ].sort(),
     );
   });
