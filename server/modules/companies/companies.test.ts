@@ -67,3 +67,21 @@ describe('GET /search/company-name/{text}', () => {
     expect((await search('/search/company-name/___')).body.names).toEqual([]);
   });
 });
+
+describe('the company search rate limit', () => {
+  let limited: TestContext;
+  beforeAll(async () => {
+    limited = await createTestContext({
+      config: { logRequests: false, rateLimit: { windowMs: 15 * 60_000, perIp: 1, perEmail: 100 } },
+    });
+  });
+  afterAll(() => limited.close());
+
+  it('allows a person typing 10 searches per window per address, then answers 429', async () => {
+    const send = () => call(limited.app, 'GET', '/search/company-name/acme');
+    for (let i = 0; i < 10; i++) expect((await send()).status).toBe(200);
+    const blocked = await send();
+    expect(blocked.status).toBe(429);
+    expect(blocked.json).toEqual({ message: 'Too many attempts. Please wait a few minutes and try again.' });
+  });
+});
