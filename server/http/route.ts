@@ -52,6 +52,13 @@ export type ServerRouteAccess<P, Q, B> =
        * missing record) refuses the call before the handler runs.
        */
       org: (input: RouteInput<P, Q, B>, db: Db) => OrgRef | Promise<OrgRef>;
+      /**
+       * The 404 message when the caller cannot reach the organization. Routes that find it through
+       * another record (a donation) give that record's own not-found message, so an id in someone
+       * else's organization answers exactly as a missing one does. Default: the spec's
+       * 'Organization with id {id} not found'.
+       */
+      unreachable?: string;
     };
 
 /** One organization id, or several. */

@@ -153,7 +153,7 @@ async function guard(c: Context<AppEnv>, route: AnyRoute, deps: Deps): Promise<v
   for (const orgId of orgIds) {
     const level = await effectiveLevel(deps.db, user, orgId);
     // 404 rather than 403, so the ids of other people's organizations are not confirmed.
-    if (level === 'none') throw new HttpError(404, organizationNotFound(orgId));
+    if (level === 'none') throw new HttpError(404, access.unreachable ?? organizationNotFound(orgId));
     if (!lowest || !atLeast(level, lowest)) lowest = level;
   }
   if (!lowest) throw new HttpError(404, httpMessages.notFound);

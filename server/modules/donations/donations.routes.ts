@@ -5,6 +5,7 @@ import {
   DonationListResponse,
   DonationResponse,
   DonationWrite,
+  donationMessages,
 } from '../../../src/contract/donations.ts';
 import { IdParams, orgFromIdParam } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
@@ -56,6 +57,7 @@ export const donationsRoutes = [
       level: 'write',
       capability: 'donations.change',
       org: (input, db) => donations.donationsOrganizations(db, input.body.donation_ids),
+      unreachable: donationMessages.notFound,
     },
     summary: 'Mark matches Submitted, No Charge or Refunded (all or none)',
     tags,
@@ -66,7 +68,12 @@ export const donationsRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/donation/:id',
-    access: { level: 'read', capability: 'donations.view', org: orgOfDonation },
+    access: {
+      level: 'read',
+      capability: 'donations.view',
+      org: orgOfDonation,
+      unreachable: donationMessages.notFound,
+    },
     summary: 'One match',
     tags,
     params: IdParams,
@@ -79,7 +86,12 @@ export const donationsRoutes = [
   defineRoute({
     method: 'put',
     path: '/api/donation/:id',
-    access: { level: 'write', capability: 'donations.change', org: orgOfDonation },
+    access: {
+      level: 'write',
+      capability: 'donations.change',
+      org: orgOfDonation,
+      unreachable: donationMessages.notFound,
+    },
     summary: 'Update a match; reprocess (or a new company) resolves its status again',
     tags,
     params: IdParams,
@@ -94,7 +106,12 @@ export const donationsRoutes = [
   defineRoute({
     method: 'delete',
     path: '/api/donation/:id',
-    access: { level: 'write', capability: 'donations.change', org: orgOfDonation },
+    access: {
+      level: 'write',
+      capability: 'donations.change',
+      org: orgOfDonation,
+      unreachable: donationMessages.notFound,
+    },
     summary: 'Delete a match',
     tags,
     params: IdParams,

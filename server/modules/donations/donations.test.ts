@@ -252,8 +252,21 @@ describe('updating, confirming and deleting a match', () => {
       ['DELETE', undefined],
     ] as const) {
       const res = await call(t.app, method, `/api/donation/${d.id}`, { token: token.outsider ?? '', body });
+      // Exactly as for an id that does not exist: another organization's ids are not confirmed.
       expect(res.status).toBe(404);
+      expect(res.json).toEqual({ message: 'Donation not found' });
+      const missing = await call(t.app, method, '/api/donation/987654321', {
+        token: token.outsider ?? '',
+        body,
+      });
+      expect(missing.status).toBe(404);
+      expect(missing.json).toEqual(res.json);
     }
+    const confirmOthers = await call(t.app, 'POST', '/api/donation/confirm', {
+      token: token.outsider ?? '',
+      body: { donation_ids: [d.id], status: 'submitted' },
+    });
+    expect(confirmOthers.json).toEqual({ message: 'Donation not found' });
     expect((await call(t.app, 'DELETE', `/api/donation/${d.id}`, { token: token.reader ?? '' })).status).toBe(
       403,
     );
