@@ -13,8 +13,9 @@ trap 'rm -f "$log"' EXIT
 run() { "$@" 2>&1 | tee -a "$log"; }
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  step "Installing npm packages (npm ci)"
-  npm ci --no-audit --no-fund
+  step "Installing npm packages"
+  # Not `npm ci`: see .ci/run for why.
+  npm install --no-audit --no-fund
 fi
 
 step "Chromium for the browser tests"
