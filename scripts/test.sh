@@ -21,6 +21,10 @@ fi
 step "Chromium for the browser tests"
 bash scripts/ensure-chromium.sh
 
+# First: the browser tests import the built element bundles (what ships), so type-checking needs them.
+step "Build the portal and the element bundles"
+npm run build
+
 step "Type-check"
 npx tsc -p .
 
@@ -38,9 +42,6 @@ else
   step "PostgreSQL did not answer at DATABASE_URL: the server suites ran on PGlite only"
 fi
 unset DATABASE_URL
-
-step "Build the portal and the element bundles"
-npm run build
 
 step "Element bundles in Chromium (@web/test-runner)"
 run npx web-test-runner
