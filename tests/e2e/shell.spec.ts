@@ -60,3 +60,25 @@ test('the sidebar collapses to icons and its Companies entry opens a new tab', a
   await toggle.click();
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
 });
+
+test("the super user's organization search works from the keyboard", async ({ page }) => {
+  await signIn(page, 'super@twofold.test');
+  const search = page.getByRole('combobox', { name: /organization/i });
+  await search.fill('chapter');
+  await expect(page.getByRole('option')).toHaveCount(2);
+  // The first result is under the keyboard at once; arrows move, wrapping round.
+  await expect(search).toHaveAttribute('aria-activedescendant', /.+/);
+  await search.press('ArrowDown');
+  await expect(page.getByRole('option', { selected: true })).toHaveText(/Riverside/);
+  await search.press('ArrowDown');
+  await expect(page.getByRole('option', { selected: true })).toHaveText(/North Shore/);
+  await search.press('Escape');
+  await expect(page.getByRole('listbox')).toBeHidden();
+  await search.press('Escape');
+  await expect(search).toHaveValue('');
+  await search.fill('maple');
+  await expect(page.getByRole('option', { selected: true })).toHaveText('Maple Street PTA');
+  await search.press('Enter');
+  await expect(page.getByText('Organization Selected')).toBeVisible();
+  await expect(page.getByRole('navigation').getByText('Maple Street PTA', { exact: true })).toBeVisible();
+});

@@ -1,4 +1,4 @@
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { getApiBase } from '../../api/client.ts';
 import { register, searchRegisteredOrganizations } from '../../api/public.ts';
 import {
@@ -13,6 +13,7 @@ import { Button } from '../../ui/button.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { emit, type TwofoldEvent } from '../../ui/events.ts';
 import { Field, SelectField, TextAreaField } from '../../ui/field.tsx';
+import { useSearchCombobox } from '../../ui/use-search-combobox.ts';
 import { fieldErrors } from '../common.ts';
 
 declare module '../../ui/events.ts' {
@@ -375,70 +376,22 @@ function OrganizationNameField({
   error: string | undefined;
   onChange: (value: string) => void;
 }) {
-  const listId = useId();
-  const [results, setResults] = useState<OrgRef[]>([]);
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
   // A chosen suggestion is not searched again.
   const chosen = useRef<string | null>(null);
-
-  useEffect(() => {
-    const term = value.trim();
-    if (term.length < organizationSearch.minLength || term === chosen.current) {
-      setResults([]);
-      setOpen(false);
-      return;
-    }
-    let cancelled = false;
-    const timer = setTimeout(() => {
-      searchRegisteredOrganizations(term)
-        .then((found) => {
-          if (cancelled) return;
-          setResults(found);
-          setActive(-1);
-          setOpen(found.length > 0);
-        })
-        // Suggestions are a courtesy: without them the form still works.
-        .catch(() => {
-          if (!cancelled) setResults([]);
-        });
-    }, organizationSearch.delay);
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
-  }, [value]);
-
-  const pick = (org: OrgRef) => {
-    chosen.current = org.name;
-    onChange(org.name);
-    setOpen(false);
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    const count = results.length;
-    if (event.key === 'ArrowDown' && count) {
-      event.preventDefault();
-      setOpen(true);
-      setActive((i) => (i + 1) % count);
-    } else if (event.key === 'ArrowUp' && count) {
-      event.preventDefault();
-      setOpen(true);
-      setActive((i) => (i <= 0 ? count - 1 : i - 1));
-    } else if (event.key === 'Enter' && open) {
-      const org = results[active];
-      if (org) {
-        event.preventDefault();
-        pick(org);
-      }
-    } else if (event.key === 'Escape' && open) {
-      event.preventDefault();
-      setOpen(false);
-    }
-  };
-
-  const showList = open && results.length > 0;
-  const activeOrg = showList ? results[active] : undefined;
+  const combo = useSearchCombobox<OrgRef>({
+    term: value,
+    // Suggestions are a courtesy: without them (a failed search) the form still works.
+    search: searchRegisteredOrganizations,
+    minLength: organizationSearch.minLength,
+    delay: organizationSearch.delay,
+    keyOf: (org) => org.id,
+    skip: (term) => term === chosen.current,
+    onPick: (org) => {
+      chosen.current = org.name;
+      onChange(org.name);
+    },
+  });
+  const { results, showList } = combo;
   return (
     <div className="registration__combobox">
       <Field
@@ -446,41 +399,25 @@ function OrganizationNameField({
         name="name"
         autoComplete="organization"
         spellCheck={false}
-        role="combobox"
-        aria-autocomplete="list"
-        aria-expanded={showList}
-        aria-controls={listId}
-        aria-activedescendant={activeOrg ? `${listId}-${activeOrg.id}` : undefined}
+        {...combo.inputProps}
         value={value}
         error={error}
         onChange={(e) => {
           chosen.current = null;
           onChange(e.target.value);
         }}
-        onKeyDown={onKeyDown}
-        onBlur={() => setOpen(false)}
-        onFocus={() => {
-          if (results.length) setOpen(true);
-        }}
       />
       <div className="registration__suggestions" hidden={!showList} part="suggestions">
         <p className="registration__suggestions-title" aria-hidden="true">
           Already registered
         </p>
-        <div id={listId} role="listbox" aria-label="Already registered organizations">
+        <div id={combo.listId} role="listbox" aria-label="Already registered organizations">
           {showList
             ? results.map((org, index) => (
                 <div
                   key={org.id}
-                  id={`${listId}-${org.id}`}
-                  role="option"
-                  aria-selected={index === active}
-                  className={`registration__option${index === active ? ' registration__option--active' : ''}`}
-                  // Keep focus in the input; the click still chooses.
-                  onMouseDown={(e) => e.preventDefault()}
-                  onClick={() => pick(org)}
-                  onKeyDown={() => {}}
-                  tabIndex={-1}
+                  {...combo.optionProps(org, index)}
+                  className={`registration__option${index === combo.active ? ' registration__option--active' : ''}`}
                 >
                   {org.name}
                 </div>

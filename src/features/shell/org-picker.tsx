@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { searchOrganizations } from '../../api/organization.ts';
 import type { OrgRef } from '../../contract/index.ts';
@@ -7,6 +7,7 @@ import { currentOrganization, knownOrganizations, selectOrganization } from '../
 import { user } from '../../state/session.ts';
 import { useElement } from '../../ui/element-context.ts';
 import { emit } from '../../ui/events.ts';
+import { useSearchCombobox } from '../../ui/use-search-combobox.ts';
 
 /** spec (part 1, section 9): "Organization search delay: 300 ms, with a minimum of 2 characters." */
 export const searchDelay = 300;
@@ -95,73 +96,27 @@ function OrgSelect({ known, currentId }: { known: OrgRef[]; currentId: number | 
 
 function OrgSearch({ known }: { known: OrgRef[] }) {
   const id = useId();
-  const listId = `${id}-list`;
   const choose = useChoose();
   const [term, setTerm] = useState('');
-  const [results, setResults] = useState<OrgRef[] | null>(null);
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
   const knownRef = useRef(known);
   knownRef.current = known;
+  const combo = useSearchCombobox<OrgRef>({
+    term,
+    // spec: "Search suggestions open when the typed text is at least 2 characters. Search is
+    // delayed by 300 ms. If the search call fails, a local name filter is used instead."
+    search: (query) => searchWithFallback(query, knownRef.current),
+    minLength: searchMinLength,
+    delay: searchDelay,
+    keyOf: (org) => org.id,
+    openWhenEmpty: true,
+    activateFirst: true,
+    onPick: (org) => {
+      setTerm('');
+      combo.reset();
+      choose(org);
+    },
+  });
 
-  useEffect(() => {
-    const query = term.trim();
-    if (query.length < searchMinLength) {
-      setResults(null);
-      setOpen(false);
-      return;
-    }
-    let cancelled = false;
-    // spec: "Search is delayed by 300 ms."
-    const timer = setTimeout(() => {
-      void searchWithFallback(query, knownRef.current).then((found) => {
-        if (cancelled) return;
-        setResults(found);
-        setActive(found.length ? 0 : -1);
-        setOpen(true);
-      });
-    }, searchDelay);
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
-  }, [term]);
-
-  const pick = (org: OrgRef) => {
-    setTerm('');
-    setOpen(false);
-    setResults(null);
-    choose(org);
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    const count = results?.length ?? 0;
-    if (event.key === 'ArrowDown') {
-      event.preventDefault();
-      if (!open && results) setOpen(true);
-      if (count) setActive((i) => (i + 1) % count);
-    } else if (event.key === 'ArrowUp') {
-      event.preventDefault();
-      if (count) setActive((i) => (i <= 0 ? count - 1 : i - 1));
-    } else if (event.key === 'Enter') {
-      const org = open ? results?.[active] : undefined;
-      if (org) {
-        event.preventDefault();
-        pick(org);
-      }
-    } else if (event.key === 'Escape') {
-      if (open) {
-        event.preventDefault();
-        setOpen(false);
-      } else if (term) {
-        event.preventDefault();
-        setTerm('');
-      }
-    }
-  };
-
-  const showList = open && results !== null;
-  const activeOrg = showList ? results[active] : undefined;
   return (
     <div className="picker picker--search">
       <label className="picker__label" htmlFor={id}>
@@ -171,37 +126,38 @@ function OrgSearch({ known }: { known: OrgRef[] }) {
         id={id}
         className="picker__input"
         type="text"
-        role="combobox"
         autoComplete="off"
         spellCheck={false}
         placeholder="Type at least 2 characters"
-        aria-autocomplete="list"
-        aria-expanded={showList}
-        aria-controls={listId}
-        aria-activedescendant={activeOrg ? `${listId}-${activeOrg.id}` : undefined}
+        {...combo.inputProps}
         value={term}
         onChange={(e) => setTerm(e.target.value)}
-        onKeyDown={onKeyDown}
-        onBlur={() => setOpen(false)}
-        onFocus={() => {
-          if (results) setOpen(true);
+        onKeyDown={(event) => {
+          // Escape on a closed list clears the search.
+          if (event.key === 'Escape' && !combo.showList && term) {
+            event.preventDefault();
+            setTerm('');
+            return;
+          }
+          combo.inputProps.onKeyDown(event);
         }}
       />
-      <div className="picker__list" id={listId} role="listbox" aria-label="Organizations" hidden={!showList}>
-        {showList && results.length === 0 ? <p className="picker__empty">No organizations found</p> : null}
-        {showList
-          ? results.map((org, index) => (
+      <div
+        className="picker__list"
+        id={combo.listId}
+        role="listbox"
+        aria-label="Organizations"
+        hidden={!combo.showList}
+      >
+        {combo.showList && combo.results.length === 0 ? (
+          <p className="picker__empty">No organizations found</p>
+        ) : null}
+        {combo.showList
+          ? combo.results.map((org, index) => (
               <div
                 key={org.id}
-                id={`${listId}-${org.id}`}
-                role="option"
-                aria-selected={index === active}
-                className={`picker__option${index === active ? ' picker__option--active' : ''}`}
-                // Keep focus in the input; the click still chooses.
-                onMouseDown={(e) => e.preventDefault()}
-                onClick={() => pick(org)}
-                onKeyDown={() => {}}
-                tabIndex={-1}
+                {...combo.optionProps(org, index)}
+                className={`picker__option${index === combo.active ? ' picker__option--active' : ''}`}
               >
                 {org.name}
               </div>
