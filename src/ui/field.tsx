@@ -1,6 +1,7 @@
 import {
   type InputHTMLAttributes,
   type ReactNode,
+  type Ref,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
   useId,
@@ -15,6 +16,8 @@ interface FrameProps {
   hint?: string | undefined;
   /** Shown under the control, announced with it (aria-describedby) and marking it invalid. */
   error?: string | undefined;
+  /** Announce the error as it appears (role=alert): for errors that come after an action, not on submit. */
+  announce?: boolean | undefined;
   className?: string | undefined;
 }
 
@@ -33,6 +36,7 @@ function FieldFrame({
   required,
   hint,
   error,
+  announce,
   className,
   children,
 }: FrameProps & { children: (aria: ControlAria) => ReactNode }) {
@@ -58,7 +62,7 @@ function FieldFrame({
         </p>
       ) : null}
       {error ? (
-        <p id={errorId} className="field__error">
+        <p id={errorId} className="field__error" role={announce ? 'alert' : undefined}>
           {error}
         </p>
       ) : null}
@@ -68,12 +72,22 @@ function FieldFrame({
 
 export interface FieldProps
   extends FrameProps,
-    Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'> {}
+    Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'> {
+  /** The input itself (React 19 passes refs as props), e.g. to clear a file input. */
+  ref?: Ref<HTMLInputElement>;
+}
 
 /** A labelled input. */
-export function Field({ label, required, hint, error, className, ...input }: FieldProps) {
+export function Field({ label, required, hint, error, announce, className, ...input }: FieldProps) {
   return (
-    <FieldFrame label={label} required={required} hint={hint} error={error} className={className}>
+    <FieldFrame
+      label={label}
+      required={required}
+      hint={hint}
+      error={error}
+      announce={announce}
+      className={className}
+    >
       {(aria) => <input className="field__input" required={required} {...aria} {...input} />}
     </FieldFrame>
   );

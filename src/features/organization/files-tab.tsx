@@ -1,5 +1,5 @@
 import { format } from 'date-fns';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { deleteDocument, documentFile, uploadFile } from '../../api/organization.ts';
 import {
@@ -14,6 +14,7 @@ import { patchCurrentOrganization, replaceCurrentOrganization } from '../../stat
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
+import { Field } from '../../ui/field.tsx';
 import { logoUrl } from '../shell/sidebar.tsx';
 import { Section, TextField } from './fields.tsx';
 
@@ -48,7 +49,6 @@ export function FilesTab({ organization, level }: { organization: Organization; 
 }
 
 function LogoSection({ organization, write }: { organization: Organization; write: boolean }) {
-  const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -102,27 +102,16 @@ function LogoSection({ organization, write }: { organization: Organization; writ
       </div>
       {write ? (
         <form className="details__inline-form" onSubmit={upload} aria-label="Upload logo">
-          <div className="field">
-            <label className="field__label" htmlFor={id}>
-              Logo file
-            </label>
-            <input
-              ref={input}
-              id={id}
-              className="details__file"
-              type="file"
-              name="logo"
-              accept="image/png,image/jpeg"
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${id}-error` : undefined}
-              onChange={(e) => choose(e.target.files?.[0])}
-            />
-            {error ? (
-              <p id={`${id}-error`} className="field__error" role="alert">
-                {error}
-              </p>
-            ) : null}
-          </div>
+          <Field
+            ref={input}
+            label="Logo file"
+            type="file"
+            name="logo"
+            accept="image/png,image/jpeg"
+            error={error ?? undefined}
+            announce
+            onChange={(e) => choose(e.target.files?.[0])}
+          />
           <div className="details__row-actions">
             <Button type="submit" disabled={!file || uploading}>
               {uploading ? 'Uploading...' : 'Upload Logo'}
@@ -163,7 +152,6 @@ function DocumentLink({ path, name }: { path: string; name: string }) {
 }
 
 function DocumentsSection({ organization, write }: { organization: Organization; write: boolean }) {
-  const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [name, setName] = useState('');
   const [file, setFile] = useState<File | null>(null);
@@ -262,27 +250,16 @@ function DocumentsSection({ organization, write }: { organization: Organization;
             onChange={setName}
             maxLength={100}
           />
-          <div className="field">
-            <label className="field__label" htmlFor={id}>
-              Document file
-            </label>
-            <input
-              ref={input}
-              id={id}
-              className="details__file"
-              type="file"
-              name="document"
-              accept="application/pdf,image/png,image/jpeg"
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${id}-error` : undefined}
-              onChange={(e) => choose(e.target.files?.[0])}
-            />
-            {error ? (
-              <p id={`${id}-error`} className="field__error" role="alert">
-                {error}
-              </p>
-            ) : null}
-          </div>
+          <Field
+            ref={input}
+            label="Document file"
+            type="file"
+            name="document"
+            accept="application/pdf,image/png,image/jpeg"
+            error={error ?? undefined}
+            announce
+            onChange={(e) => choose(e.target.files?.[0])}
+          />
           <div className="details__row-actions">
             {/* spec (section 5): "Each needs both a name and a file before the upload button is enabled." */}
             <Button type="submit" disabled={!file || !name.trim() || uploading}>
