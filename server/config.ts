@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
+import { type PlanId, paidPlanIds } from '../src/contract/billing.ts';
 
 /**
  * The server's settings. This is the only module that reads `process.env`; everything else
@@ -30,7 +31,24 @@ export type Config = {
     /** Attempts per email address and window on each auth endpoint. */
     perEmail: number;
   };
+  /** The card payment provider for paid plans (Stripe). Unset: only the free plan can be chosen. */
+  stripe: StripeConfig | undefined;
 };
+
+/** Stripe, reached through its REST API with fetch. */
+export type StripeConfig = {
+  /** A secret (sk_) or restricted (rk_) key. Never logged or returned. */
+  secretKey: string;
+  /** https://api.stripe.com unless a test points it elsewhere. */
+  apiBase: string;
+  /** Verifies the Stripe-Signature of webhook events; unset: the webhook refuses every event. */
+  webhookSecret: string | undefined;
+  /** The Stripe price id of each paid plan (STRIPE_PRICE_FLAT_20 ...); a plan without one cannot be bought. */
+  prices: Partial<Record<PlanId, string>>;
+};
+
+/** STRIPE_PRICE_FLAT_5 ... STRIPE_PRICE_ELIG_5: the environment variable of each paid plan's price. */
+export const stripePriceVariable = (plan: PlanId) => `STRIPE_PRICE_${plan.toUpperCase()}`;
 
 const boolean = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
@@ -63,6 +81,21 @@ const Env = z.object({
   RATE_LIMIT_WINDOW_MS: positiveInt.default(15 * 60 * 1000),
   RATE_LIMIT_PER_IP: positiveInt.default(20),
   RATE_LIMIT_PER_EMAIL: positiveInt.default(5),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_[A-Za-z0-9_]+$/, 'must be a Stripe secret (sk_...) or restricted (rk_...) key')
+    .optional(),
+  STRIPE_API_BASE: z.url({ message: 'must be an absolute URL' }).default('https://api.stripe.com'),
+  STRIPE_WEBHOOK_SECRET: z.string().min(8, 'must be the webhook signing secret (whsec_...)').optional(),
+  ...Object.fromEntries(
+    paidPlanIds.map((plan) => [
+      stripePriceVariable(plan),
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_]+$/, 'must be a Stripe price id (price_...)')
+        .optional(),
+    ]),
+  ),
 });
 
 /** A bad environment variable; the message names it. */
@@ -102,6 +135,19 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       perIp: e.RATE_LIMIT_PER_IP,
       perEmail: e.RATE_LIMIT_PER_EMAIL,
     },
+    stripe: e.STRIPE_SECRET_KEY
+      ? {
+          secretKey: e.STRIPE_SECRET_KEY,
+          apiBase: e.STRIPE_API_BASE.replace(/\/+$/, ''),
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+          prices: Object.fromEntries(
+            paidPlanIds.flatMap((plan) => {
+              const price = (e as Record<string, unknown>)[stripePriceVariable(plan)];
+              return typeof price === 'string' ? [[plan, price]] : [];
+            }),
+          ),
+        }
+      : undefined,
   };
 }
 

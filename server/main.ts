@@ -3,6 +3,7 @@ import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openConfiguredDatabase } from './db/client.ts';
 import { demoPassword, demoUsers, seedDemo } from './db/seed.ts';
+import { seedDemoMatches } from './db/seed-matches.ts';
 import { consoleLogger as logger } from './http/logger.ts';
 import { createMailWorker } from './jobs/mail-worker.ts';
 import { transportFor } from './mail/transport.ts';
@@ -21,7 +22,10 @@ async function main() {
 
   const database = await openConfiguredDatabase(config);
   await database.migrate();
-  if (config.seedDemo) await seedDemo(database.db);
+  if (config.seedDemo) {
+    await seedDemo(database.db);
+    await seedDemoMatches(database.db);
+  }
 
   const transport = transportFor(config);
   const worker = createMailWorker({ db: database.db, transport, logger });

@@ -1,11 +1,15 @@
 import { openApiDocument } from './http/openapi.ts';
 import { type AnyRoute, defineRoute } from './http/route.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { captchaRoutes } from './modules/captcha/captcha.routes.ts';
 import { companiesRoutes } from './modules/companies/companies.routes.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
 import { donationsRoutes } from './modules/donations/donations.routes.ts';
+import { donationsIoRoutes } from './modules/donations/donations-io.routes.ts';
+import { donorRoutes } from './modules/donor/donor.routes.ts';
 import { notifeesRoutes } from './modules/notifees/notifees.routes.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
 import { registrationRoutes } from './modules/registration/registration.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -36,6 +40,10 @@ export const routes: readonly AnyRoute[] = [
   ...notifeesRoutes,
   ...companiesRoutes,
   ...donationsRoutes,
+  ...donationsIoRoutes,
+  ...donorRoutes,
+  ...notificationsRoutes,
+  ...billingRoutes,
   ...systemRoutes,
   openApiRoute,
 ];

@@ -152,21 +152,21 @@ export const permissions = pgTable(
   ],
 );
 
-export const tokenPurposes = ['magic_link', 'password_reset', 'set_password'] as const;
+export const tokenPurposes = ['magic_link', 'password_reset', 'set_password', 'donor_link'] as const;
 export type TokenPurpose = (typeof tokenPurposes)[number];
 
 /**
- * One-time tokens (magic links, password resets, invitations). Only the SHA-256 of the token is
- * stored; the token itself exists only in the email that carries it.
+ * One-time tokens (magic links, password resets, invitations, donor links). Only the SHA-256 of
+ * the token is stored; the token itself exists only in the email that carries it. A donor link
+ * belongs to no user: its data names the match and the donor's email.
  */
 export const oneTimeTokens = pgTable(
   'one_time_tokens',
   {
     id: serial('id').primaryKey(),
     purpose: text('purpose').$type<TokenPurpose>().notNull(),
-    user_id: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The staff user; null only for donor links (donors have no account). */
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
     token_hash: text('token_hash').notNull(),
     expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
     used_at: timestamp('used_at', { withTimezone: true }),
@@ -178,8 +178,9 @@ export const oneTimeTokens = pgTable(
     index('one_time_tokens_user_purpose_idx').on(t.user_id, t.purpose),
     check(
       'one_time_tokens_purpose_values',
-      sql`${t.purpose} in ('magic_link', 'password_reset', 'set_password')`,
+      sql`${t.purpose} in ('magic_link', 'password_reset', 'set_password', 'donor_link')`,
     ),
+    check('one_time_tokens_user_required', sql`${t.user_id} is not null or ${t.purpose} = 'donor_link'`),
   ],
 );
 
@@ -359,16 +360,24 @@ export const donations = pgTable(
     ...timestamps,
   },
   (t) => [
-    index('donations_org_donated_idx').on(t.organization_id, t.donated_at.desc()),
+    // The list's orders within an organization, tie-broken by id (see pageInIndexOrder).
+    index('donations_org_donated_idx').on(t.organization_id, t.donated_at.desc(), t.id.desc()),
+    index('donations_org_amount_idx').on(t.organization_id, t.amount_cents, t.id),
     index('donations_org_status_idx').on(t.organization_id, t.status_id),
     index('donations_donor_idx').on(t.donor_id),
     index('donations_company_idx').on(t.company_id),
+    index('donations_org_recurring_idx')
+      .on(t.organization_id, t.recurring_id)
+      .where(sql`${t.recurring_id} is not null`),
     uniqueIndex('donations_org_transaction_unique')
       .on(t.organization_id, t.transaction_id)
       .where(sql`${t.transaction_id} is not null`),
     check('donations_amount_nonnegative', sql`${t.amount_cents} >= 0`),
   ],
 );
+
+export const statusChangeSources = ['staff', 'donor', 'public'] as const;
+export type StatusChangeSource = (typeof statusChangeSources)[number];
 
 /** Every status change of a match: who, when, from, to. */
 export const donationStatusHistory = pgTable(
@@ -381,7 +390,51 @@ export const donationStatusHistory = pgTable(
     from_status_id: integer('from_status_id'),
     to_status_id: integer('to_status_id').notNull(),
     user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * Who made the change: staff (user_id says who), the donor on their edit screen, or the
+     * donor's request on the organization's public matching page (both without a user).
+     */
+    source: text('source').$type<StatusChangeSource>().notNull().default('staff'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('donation_status_history_donation_idx').on(t.donation_id, t.at)],
+  (t) => [
+    index('donation_status_history_donation_idx').on(t.donation_id, t.at),
+    check('donation_status_history_source_values', sql`${t.source} in ('staff', 'donor', 'public')`),
+  ],
+);
+
+/**
+ * The emails sent to a donor about their match (spec: "notifications (id, created_at, subject,
+ * first_open)"). The row keeps the message exactly as it went out (without its open-tracking
+ * image), so the portal's preview shows what the donor received. Only the SHA-256 of the
+ * open-tracking token is stored.
+ */
+export const donationNotifications = pgTable(
+  'donation_notifications',
+  {
+    id: serial('id').primaryKey(),
+    donation_id: integer('donation_id')
+      .notNull()
+      .references(() => donations.id, { onDelete: 'cascade' }),
+    /** The match's organization when it was sent: the weekly limit counts per donor and organization. */
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The status that called for the email (its template). */
+    status_id: integer('status_id').notNull(),
+    /** Stored lowercased. */
+    to_email: text('to_email').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text').notNull(),
+    outbox_id: integer('outbox_id').references(() => outbox.id, { onDelete: 'set null' }),
+    open_token_hash: text('open_token_hash').notNull(),
+    first_open: timestamp('first_open', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('donation_notifications_donation_idx').on(t.donation_id, t.created_at.desc()),
+    index('donation_notifications_recipient_idx').on(t.organization_id, t.to_email, t.created_at.desc()),
+    uniqueIndex('donation_notifications_open_token_unique').on(t.open_token_hash),
+  ],
 );

@@ -24,9 +24,13 @@ export type Deps = {
   storage: FileStorage;
 };
 
+/** The donor a donor-session request acts for: the email their link was sent to (lowercased). */
+export type DonorSession = { email: string };
+
 export type AppEnv = {
   Variables: {
     user: AuthUser | undefined;
+    donor: DonorSession | undefined;
     input: RouteInput<unknown, unknown, unknown>;
     level: PermissionLevel | undefined;
   };
@@ -65,10 +69,13 @@ export type ServerRouteAccess<P, Q, B> =
 export type OrgRef = number | readonly number[];
 
 type UserFor<A> = A extends 'anonymous' ? AuthUser | undefined : A extends 'donor' ? undefined : AuthUser;
+type DonorFor<A> = A extends 'donor' ? DonorSession : undefined;
 type LevelFor<A> = A extends { level: PermissionLevel } ? PermissionLevel : undefined;
 
 export type RouteContext<P, Q, B, A> = RouteInput<P, Q, B> & {
   user: UserFor<A>;
+  /** The donor session (routes with access 'donor' only). */
+  donor: DonorFor<A>;
   /** The caller's effective level on the route's organization (organization-scoped routes). */
   level: LevelFor<A>;
   deps: Deps;

@@ -46,6 +46,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRoute[], deps
       const result = await route.handler({
         ...input,
         user: c.get('user'),
+        donor: c.get('donor'),
         level: c.get('level'),
         deps,
         ip: clientIp(c, deps.config.trustProxy),
@@ -64,7 +65,7 @@ export const maxBodyBytes = 1024 * 1024;
 /** spec: the public elements run on partners' pages; their endpoints answer any origin. */
 const publicCors = cors({
   origin: '*',
-  allowMethods: ['GET', 'POST', 'OPTIONS'],
+  allowMethods: ['GET', 'POST', 'PUT', 'OPTIONS'],
   allowHeaders: ['Content-Type', 'Authorization', 'X-CSRF-Token'],
   maxAge: 600,
 });
@@ -118,7 +119,10 @@ async function authenticate(c: Context<AppEnv>, deps: Deps, donor: boolean): Pro
   const claims = await verifyAccessToken(deps.config.jwtSecret, match[1]);
   const kind = claims?.kind ?? 'staff';
   if (!claims || kind !== (donor ? 'donor' : 'staff')) throw new HttpError(401, httpMessages.authExpired);
-  if (donor) return undefined;
+  if (donor) {
+    c.set('donor', { email: claims.sub.trim().toLowerCase() });
+    return undefined;
+  }
   const id = Number(claims.sub);
   if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647)
     throw new HttpError(401, httpMessages.authExpired);

@@ -52,6 +52,20 @@ describe('the route table', () => {
         'get /files/:name',
         // Donors search their employer on the match forms.
         'get /search/company-name/:text',
+        // Donors: the donor link's exchange and the public matching page (captcha on the request).
+        'post /api/donor/session',
+        'get /api/public/match/:slug',
+        'post /api/public/match/:slug',
+        // Billing: browser navigations carrying ?token= (their handlers check it and the admin
+        // level), and Stripe's signed webhook.
+        'get /api/organization/:id/subscribe/:plan',
+        'get /api/organization/:id/billing-portal',
+        'post /api/billing/stripe/webhook',
+        // Donor emails' open-tracking image (the same gif whatever the token).
+        'get /api/notification/open.gif',
+        // The CSV download opened in a new tab: its five-minute signed link is the credential
+        // (the handler checks it and the user's read level again).
+        'get /api/donation/:id/csv',
       ].sort(),
     );
   });

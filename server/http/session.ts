@@ -17,6 +17,25 @@ export async function signAccessToken(secret: string, userId: number): Promise<s
     .sign(encoder.encode(secret));
 }
 
+/**
+ * spec is silent; long enough to read and correct a match request, short because the link that
+ * opened it was only proof of the mailbox at that moment.
+ */
+export const donorTokenLifetimeSeconds = 2 * 60 * 60;
+
+/**
+ * Signs a donor session token: kind 'donor', the donor's email (lowercased) as `sub`. It opens
+ * only donor routes, which show the matches whose donor has that email.
+ */
+export async function signDonorToken(secret: string, email: string): Promise<string> {
+  return new SignJWT({ kind: 'donor' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(email.trim().toLowerCase())
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + donorTokenLifetimeSeconds)
+    .sign(encoder.encode(secret));
+}
+
 /** The token's claims, or null when it is forged, malformed or expired. */
 export async function verifyAccessToken(secret: string, token: string): Promise<TokenClaims | null> {
   try {

@@ -62,4 +62,15 @@ export function mountStatic(app: Hono<AppEnv>, distDir: string): void {
   };
   app.get('/portal', portalPage);
   app.get('/portal/*', portalPage);
+  // spec (part 1, section 1): the public matching page lives at /match/{slug}, outside /portal.
+  // A slug is a name and may hold a dot ("st.-mary's"): always the app shell, never a file.
+  const appShell: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (!existsSync(portalIndex)) return c.text(portalNotBuilt, 503);
+    const found = await serveStatic<AppEnv>({ path: portalIndex })(c, next);
+    if (found instanceof Response) withHeaders(found, { cacheControl: 'no-cache' });
+    return found;
+  };
+  app.get('/match/*', appShell);
+  // spec (part 2, section 2): the match dialog's email preview opens /preview-notification/{id}.
+  app.get('/preview-notification/*', appShell);
 }

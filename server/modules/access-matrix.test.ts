@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { atLeast, type EffectiveLevel, type PermissionLevel } from '../../src/contract/access.ts';
 import { createApp } from '../app.ts';
 import { queryRows } from '../db/rows.ts';
-import { documents, donations, notifees, organizations, permissions, users } from '../db/schema.ts';
+import {
+  companies,
+  documents,
+  donationNotifications,
+  donations,
+  notifees,
+  organizations,
+  permissions,
+  users,
+} from '../db/schema.ts';
 import { demoOrganizationNames as names } from '../db/seed.ts';
 import type { AnyRoute } from '../http/route.ts';
 import { memoryStorage } from '../storage/storage.ts';
@@ -59,7 +68,7 @@ async function storedNotifee(orgId: number) {
   return row?.id ?? 0;
 }
 
-async function storedDonation(orgId: number) {
+async function storedDonation(orgId: number, values: Partial<typeof donations.$inferInsert> = {}) {
   const [row] = await t.db
     .insert(donations)
     .values({
@@ -67,9 +76,64 @@ async function storedDonation(orgId: number) {
       amount_cents: 5000,
       donated_at: new Date('2025-03-01T12:00:00Z'),
       status_id: 23,
+      ...values,
     })
     .returning();
   return row?.id ?? 0;
+}
+
+/** A donor email about a match of the organization (its preview is read-level). */
+async function storedNotification(orgId: number) {
+  const [row] = await t.db
+    .insert(donationNotifications)
+    .values({
+      donation_id: await storedDonation(orgId),
+      organization_id: orgId,
+      status_id: 23,
+      to_email: 'matrix-donor@example.org',
+      subject: 'Where do you work?',
+      html: '<p>Hello</p>',
+      text: 'Hello',
+      open_token_hash: `matrix-${next()}`,
+    })
+    .returning();
+  return row?.id ?? 0;
+}
+
+/** A match at status 4 with an e-sign company: one whose e-sign packet can be downloaded. */
+async function storedPacketDonation(orgId: number) {
+  const name = 'Matrix Esign Co';
+  const [company] =
+    (await t.db.select().from(companies).where(eq(companies.name, name))).length > 0
+      ? await t.db.select().from(companies).where(eq(companies.name, name))
+      : await t.db.insert(companies).values({ name, match_method: 'esign' }).returning();
+  return storedDonation(orgId, { status_id: 4, company_id: company?.id ?? null });
+}
+
+/** A one-row donation file for the import calls, sent to the organization (or chapter) itself. */
+async function importForm(orgId: number, upload: boolean) {
+  const [org] = await t.db
+    .select({ name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.id, orgId));
+  const csv = `Donor Name,Amount,Date,Transaction ID,Organization\nMatrix Donor,50,2025-03-01,matrix-${next()},"${org?.name}"\n`;
+  const form = new FormData();
+  form.set('donations', new File([csv], 'donations.csv', { type: 'text/csv' }));
+  form.set('no_company', 'true');
+  if (upload) {
+    form.set('type', 'Upload');
+    form.set(
+      'map',
+      JSON.stringify({
+        donor_name: 'donor.name',
+        amount: 'amount',
+        date: 'donated_at',
+        transaction_id: 'transaction_id',
+        organization: 'organization_name',
+      }),
+    );
+  }
+  return form;
 }
 
 const donationBody = () => ({
@@ -162,6 +226,36 @@ const samples: Record<string, Sample> = {
     request: async (id) => ({
       path: '/api/donation/confirm',
       body: { donation_ids: [await storedDonation(id), await storedDonation(id)], status: 'submitted' },
+    }),
+  },
+  'get /api/donation/:id/csv-token': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/donation/${id}/csv-token?filters[minAmount]=10` }),
+  },
+  'get /donation/:id/esign/download': {
+    level: 'read',
+    request: async (id) => ({ path: `/donation/${await storedPacketDonation(id)}/esign/download` }),
+  },
+  'get /api/donation/:id/esign/download': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/donation/${await storedPacketDonation(id)}/esign/download` }),
+  },
+  'get /api/notification/:id/preview': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/notification/${await storedNotification(id)}/preview` }),
+  },
+  'post /api/organization/:id/donation/import-file/Test': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/organization/${id}/donation/import-file/Test`,
+      form: await importForm(id, false),
+    }),
+  },
+  'post /api/organization/:id/donation/import-file/Upload': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/organization/${id}/donation/import-file/Upload`,
+      form: await importForm(id, true),
     }),
   },
 };

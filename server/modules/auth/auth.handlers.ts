@@ -7,7 +7,9 @@ import type {
   OtpVerifyResponse,
   ResetRequest,
 } from '../../../src/contract/auth.ts';
+import { donorMessages, donorRedirectMatchId } from '../../../src/contract/donor.ts';
 import type { AuthUser, Deps } from '../../http/route.ts';
+import { requestDonorLink } from '../donor/donor.service.ts';
 import * as auth from './auth.service.ts';
 
 /** HTTP in, HTTP out: each handler takes the validated input and returns the response body. */
@@ -18,6 +20,13 @@ export function login({ deps, body }: In<LoginRequest>): Promise<LoginResponse> 
 }
 
 export async function requestOtp({ deps, body }: In<OtpRequest>): Promise<MessageResponse> {
+  // spec: "redirect=/donor-match-update/{di}: emails the donor a login link". The same answer
+  // whether or not the match's donor has that email: it never says which addresses have matches.
+  const matchId = donorRedirectMatchId(body.redirect);
+  if (matchId !== undefined) {
+    await requestDonorLink(deps, body.email, matchId);
+    return { message: donorMessages.linkSent };
+  }
   await auth.requestMagicLink(deps, body.email, body.redirect);
   return { message: auth.authServiceMessages.magicLinkSent };
 }

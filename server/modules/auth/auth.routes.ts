@@ -37,6 +37,8 @@ export const authRoutes = [
     method: 'post',
     path: '/api/auth/otp',
     access: 'anonymous',
+    // The donor edit element asks for a donor link from nonprofits' own sites.
+    cors: true,
     summary: 'Email a one-time sign-in link',
     tags,
     body: OtpRequest,
@@ -52,7 +54,10 @@ export const authRoutes = [
     method: 'get',
     path: '/api/auth/otp',
     access: 'anonymous',
-    summary: 'Email a one-time sign-in link (query form)',
+    // The donor FAQ and the donor edit element call it from nonprofits' own sites.
+    cors: true,
+    summary:
+      'Email a one-time sign-in link (query form); a donor-match-update redirect emails the donor a link',
     tags,
     query: OtpRequest,
     rateLimit: { bucket: 'otp', email: (i) => i.query.email },

@@ -47,7 +47,47 @@ export async function consumeToken(tx: Queryable, purpose: TokenPurpose, token: 
       ),
     )
     .returning({ userId: oneTimeTokens.user_id, data: oneTimeTokens.data });
-  return row ?? null;
+  // Staff purposes always carry a user (a check constraint); a row without one is not theirs.
+  return row && row.userId !== null ? { userId: row.userId, data: row.data } : null;
+}
+
+/** What a donor link stands for: one match, and the donor email it was sent to (lowercased). */
+export type DonorLink = { donationId: number; email: string };
+
+/**
+ * Creates a donor link token: like `issueToken`, but for a donor, who has no user row. The
+ * match and the email it was sent to travel in the stored data.
+ */
+export async function issueDonorToken(tx: Queryable, link: DonorLink, lifetimeMs: number): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await tx.insert(oneTimeTokens).values({
+    purpose: 'donor_link',
+    user_id: null,
+    token_hash: hashToken(token),
+    expires_at: new Date(Date.now() + lifetimeMs),
+    data: { donation_id: link.donationId, email: link.email },
+  });
+  return token;
+}
+
+/** Uses a donor link token once: its match and email, or null when unknown, used or expired. */
+export async function consumeDonorToken(tx: Queryable, token: string): Promise<DonorLink | null> {
+  const [row] = await tx
+    .update(oneTimeTokens)
+    .set({ used_at: sql`now()` })
+    .where(
+      and(
+        eq(oneTimeTokens.token_hash, hashToken(token)),
+        eq(oneTimeTokens.purpose, 'donor_link'),
+        isNull(oneTimeTokens.used_at),
+        gt(oneTimeTokens.expires_at, sql`now()`),
+      ),
+    )
+    .returning({ data: oneTimeTokens.data });
+  const donationId = row?.data.donation_id;
+  const email = row?.data.email;
+  if (typeof donationId !== 'number' || typeof email !== 'string') return null;
+  return { donationId, email };
 }
 
 /** Retires every outstanding token of a purpose for a user (e.g. other reset links after a reset). */

@@ -12,6 +12,8 @@ export const companiesRoutes = [
     path: '/search/company-name/:text',
     // Donors use it on the match forms, signed in or not.
     access: 'anonymous',
+    // The donor edit element and the public matching page search from nonprofits' own sites.
+    cors: true,
     summary: 'Companies whose name starts with or contains the text (at least 3 characters), at most 20',
     tags: ['companies'],
     params: z.object({ text: z.string().check(z.maxLength(200, 'The search text is too long')) }),

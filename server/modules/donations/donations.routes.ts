@@ -48,7 +48,8 @@ export const donationsRoutes = [
       201: { description: 'The new match', schema: DonationResponse },
       409: error('A donation with this transaction id already exists for this organization.'),
     },
-    handler: ({ deps, params, body, user }) => donations.createDonation(deps.db, params.id, user.id, body),
+    handler: ({ deps, params, body, user }) =>
+      donations.createDonation(deps.db, params.id, user.id, body, 'staff', deps.config),
   }),
   defineRoute({
     method: 'post',
@@ -101,7 +102,8 @@ export const donationsRoutes = [
       404: error('Donation not found'),
       409: error('A donation with this transaction id already exists for this organization.'),
     },
-    handler: ({ deps, params, body, user }) => donations.updateDonation(deps.db, params.id, user.id, body),
+    handler: ({ deps, params, body, user }) =>
+      donations.updateDonation(deps.db, params.id, user.id, body, 'staff', deps.config),
   }),
   defineRoute({
     method: 'delete',

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { MatchMethod, ProgramState, VerifyMethod } from '../../../src/contract/companies.ts';
 import {
   type ConfirmRequest,
@@ -25,8 +25,20 @@ import {
   statusName,
 } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable, Tx } from '../../db/client.ts';
-import { companies, donationStatusHistory, donations, donors, organizations } from '../../db/schema.ts';
+import {
+  companies,
+  donationStatusHistory,
+  donations,
+  donors,
+  organizations,
+  type StatusChangeSource,
+} from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
+import {
+  type NotificationLinks,
+  notificationsOf,
+  notifyMatches,
+} from '../notifications/notifications.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
 import { estimatedMatchCents, resolveStatus } from './status-resolution.ts';
 
@@ -74,7 +86,12 @@ type Row = Awaited<ReturnType<typeof selectDonations>>[number];
 const dollars = (cents: number) => cents / 100;
 const toCents = (amount: number) => Math.round(amount * 100);
 
-function toDonation(row: Row, children?: Array<{ id: number; name: string }>): Donation {
+function toDonation(
+  row: Row,
+  children?: Array<{ id: number; name: string }>,
+  notifications: Donation['notifications'] = [],
+  recurringHistory: Donation['recurring_history'] = [],
+): Donation {
   return {
     id: row.id,
     transaction_id: row.transaction_id,
@@ -107,15 +124,15 @@ function toDonation(row: Row, children?: Array<{ id: number; name: string }>): D
     organization_id: row.organization_id,
     custom: row.custom,
     recurring_id: row.recurring_id,
-    recurring_history: [],
+    recurring_history: recurringHistory,
     inert: row.inert,
     silenced: row.silenced,
     refunded_bill_id: row.refunded_bill_id,
     eligible_bill_id: row.eligible_bill_id,
     processed_bill_id: row.processed_bill_id,
     adobe_sign_signingUrl: row.adobe_sign_signing_url,
-    // No notification has been sent for any match yet: the notification emails come later.
-    notifications: [],
+    // The list leaves them out (one more query per row); GET /api/donation/{id} reads them.
+    notifications,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -159,17 +176,15 @@ function dayStart(day: string, name: string): Date {
 }
 
 /**
- * spec: "GET /api/organization/{id}/donation … Response: donations, total" (default sort
- * donated_at descending). A parent's list includes its chapters' matches. Filtering, sorting and
- * paging happen in SQL; each tile counts the same filters without the status group.
+ * The WHERE conditions of the list's filters, shared by the list and the CSV export (which must
+ * honour exactly the same filters): `base` without the status group (the tile counts), `all`
+ * with it. A parent's conditions cover its chapters.
  */
-export async function listDonations(
-  db: Db,
+export async function donationFilterConditions(
+  db: Queryable,
   orgId: number,
   query: DonationListQuery,
-): Promise<DonationListResponse> {
-  const page = positiveInt(query.page, 1, 1_000_000, 'page');
-  const perPage = positiveInt(query.per_page, defaultDonationsPerPage, maxDonationsPerPage, 'per_page');
+): Promise<{ base: SQL[]; all: SQL[]; orgIds: number[] }> {
   const orgIds = [orgId, ...(await descendantIds(db, orgId))];
   const filters: SQL[] = [inArray(donations.organization_id, orgIds)];
   const from = query['filters[dateFrom]'];
@@ -187,9 +202,23 @@ export async function listDonations(
   const minAmount = query['filters[minAmount]'];
   if (minAmount) filters.push(gte(donations.amount_cents, toCents(Number(minAmount))));
   const group = query['filters[status_group]'];
-  const listFilters = group
-    ? [...filters, inArray(donations.status_id, [...statusGroups[group].statuses])]
-    : filters;
+  const all = group ? [...filters, inArray(donations.status_id, [...statusGroups[group].statuses])] : filters;
+  return { base: filters, all, orgIds };
+}
+
+/**
+ * spec: "GET /api/organization/{id}/donation … Response: donations, total" (default sort
+ * donated_at descending). A parent's list includes its chapters' matches. Filtering, sorting and
+ * paging happen in SQL; each tile counts the same filters without the status group.
+ */
+export async function listDonations(
+  db: Db,
+  orgId: number,
+  query: DonationListQuery,
+): Promise<DonationListResponse> {
+  const page = positiveInt(query.page, 1, 1_000_000, 'page');
+  const perPage = positiveInt(query.per_page, defaultDonationsPerPage, maxDonationsPerPage, 'per_page');
+  const { base: filters, all: listFilters, orgIds } = await donationFilterConditions(db, orgId, query);
 
   const sortField = query.sort_field ?? defaultDonationSort.field;
   const ascending =
@@ -198,32 +227,70 @@ export async function listDonations(
       : query.ascending === 'true' || query.ascending === '1';
   const order = ascending ? asc : desc;
 
-  const [rows, totalRows, countRows] = await Promise.all([
-    selectDonations(db)
-      .where(and(...listFilters))
-      .orderBy(order(sortColumns[sortField]), order(donations.id))
-      .limit(perPage)
-      .offset((page - 1) * perPage),
+  // One scan counts everything: the tiles (the filters without the status group) and the total
+  // (all of them, or the chosen tile's count), so a large organization is read once, not twice.
+  const [rows, countRows] = await Promise.all([
+    orgIds.length > 1 && (sortField === 'donated_at' || sortField === 'amount')
+      ? selectDonations(db)
+          .where(
+            inArray(
+              donations.id,
+              pageInIndexOrder(mergeableSorts[sortField], orgIds, listFilters, ascending, page, perPage),
+            ),
+          )
+          .orderBy(order(mergeableSorts[sortField]), order(donations.id))
+      : selectDonations(db)
+          .where(and(...listFilters))
+          .orderBy(order(sortColumns[sortField]), order(donations.id))
+          .limit(perPage)
+          .offset((page - 1) * perPage),
     db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(donations)
-      .where(and(...listFilters)),
-    db
-      .select(
-        Object.fromEntries(
+      .select({
+        all: sql<number>`count(*)::int`,
+        ...(Object.fromEntries(
           statusGroupIds.map((g) => [
             g,
             sql<number>`count(*) filter (where ${inArray(donations.status_id, [...statusGroups[g].statuses])})::int`,
           ]),
-        ) as Record<StatusGroup, SQL<number>>,
-      )
+        ) as Record<StatusGroup, SQL<number>>),
+      })
       .from(donations)
       .where(and(...filters)),
   ]);
   const counts = Object.fromEntries(
     statusGroupIds.map((g) => [g, Number(countRows[0]?.[g] ?? 0)]),
   ) as DonationCounts;
-  return { donations: rows.map((row) => toDonation(row)), total: Number(totalRows[0]?.n ?? 0), counts };
+  const group = query['filters[status_group]'];
+  const total = group ? counts[group] : Number(countRows[0]?.all ?? 0);
+  return { donations: rows.map((row) => toDonation(row)), total, counts };
+}
+
+/** The sorts with an (organization_id, column, id) index, which pageInIndexOrder can merge. */
+const mergeableSorts = { donated_at: donations.donated_at, amount: donations.amount_cents } as const;
+
+/**
+ * The ids of one page across a parent and its chapters, in the order of an indexed column.
+ * `organization_id in (...)` cannot walk the (organization_id, column, id) index in order, so
+ * PostgreSQL would sort every row of the family for each page (100 ms and more at 333,000
+ * matches). Instead each organization gives its first offset + per_page rows in index order and a
+ * merge keeps the page: a few milliseconds however large the family. The filters apply inside
+ * each branch (the organization condition is repeated there and is harmless).
+ */
+function pageInIndexOrder(
+  column: (typeof mergeableSorts)[keyof typeof mergeableSorts],
+  orgIds: number[],
+  conditions: SQL[],
+  ascending: boolean,
+  page: number,
+  perPage: number,
+): SQL {
+  const direction = ascending ? sql`asc` : sql`desc`;
+  const enough = page * perPage;
+  const branches = orgIds.map(
+    (id) =>
+      sql`(select ${donations.id}, ${column} as sort_key from ${donations} where ${and(eq(donations.organization_id, id), ...conditions)} order by ${column} ${direction}, ${donations.id} ${direction} limit ${enough})`,
+  );
+  return sql`(select merged.id from (${sql.join(branches, sql` union all `)}) as merged order by merged.sort_key ${direction}, merged.id ${direction} limit ${perPage} offset ${(page - 1) * perPage})`;
 }
 
 /** The organization a donation belongs to (the guard's lookup), or 404. */
@@ -253,12 +320,48 @@ export async function donationsOrganizations(
 export async function getDonation(db: Queryable, donationId: number): Promise<{ donation: Donation }> {
   const [row] = await selectDonations(db).where(eq(donations.id, donationId));
   if (!row) throw new HttpError(404, donationMessages.notFound);
-  const children = await db
-    .select({ id: organizations.id, name: organizations.name })
-    .from(organizations)
-    .where(eq(organizations.parent_id, row.organization_id))
-    .orderBy(asc(organizations.name), asc(organizations.id));
-  return { donation: toDonation(row, children) };
+  // The match's three dependent reads are independent of each other: ask for them together.
+  const [children, notifications, recurringHistory] = await Promise.all([
+    db
+      .select({ id: organizations.id, name: organizations.name })
+      .from(organizations)
+      .where(eq(organizations.parent_id, row.organization_id))
+      .orderBy(asc(organizations.name), asc(organizations.id)),
+    notificationsOf(db, donationId),
+    recurringHistoryOf(db, row),
+  ]);
+  return { donation: toDonation(row, children, notifications, recurringHistory) };
+}
+
+/**
+ * spec: "recurring_history rows (created_at, donated_at, amount, id)": the other gifts of the same
+ * recurring series (same recurring_id, same organization), newest first. The list leaves them out.
+ */
+async function recurringHistoryOf(db: Queryable, row: Row): Promise<Donation['recurring_history']> {
+  if (!row.recurring_id) return [];
+  const gifts = await db
+    .select({
+      id: donations.id,
+      created_at: donations.created_at,
+      donated_at: donations.donated_at,
+      amount_cents: donations.amount_cents,
+    })
+    .from(donations)
+    .where(
+      and(
+        eq(donations.organization_id, row.organization_id),
+        eq(donations.recurring_id, row.recurring_id),
+        ne(donations.id, row.id),
+      ),
+    )
+    .orderBy(desc(donations.donated_at), desc(donations.id))
+    .limit(500);
+  return gifts.map((g) => ({
+    id: g.id,
+    created_at: g.created_at.toISOString(),
+    donated_at: g.donated_at.toISOString(),
+    amount: dollars(g.amount_cents),
+  }));
 }
 
 type CompanyRow = typeof companies.$inferSelect;
@@ -374,7 +477,19 @@ async function donorFor(tx: Tx, orgId: number, donor: DonationWrite['donor'], cu
 }
 
 /** spec: "POST /api/organization/{id}/donation (create, id 0) … Response includes donation." */
-export async function createDonation(db: Db, orgId: number, userId: number, body: DonationWrite) {
+/**
+ * `userId` is the staff member acting, or null with `source` naming who else did (a donor's request
+ * on the public matching page).
+ */
+export async function createDonation(
+  db: Db,
+  orgId: number,
+  userId: number | null,
+  body: DonationWrite,
+  source: StatusChangeSource = 'staff',
+  /** Given, the donor is emailed when the new match's status calls for it (not by the seed). */
+  links?: NotificationLinks,
+) {
   if (body.id !== undefined && body.id !== 0)
     throw new HttpError(400, 'id must be 0 (or left out) to create a match');
   const when = donatedAt(body.donated_at);
@@ -406,7 +521,8 @@ export async function createDonation(db: Db, orgId: number, userId: number, body
     if (!row) throw new Error('donation insert returned nothing');
     await tx
       .insert(donationStatusHistory)
-      .values({ donation_id: row.id, from_status_id: null, to_status_id: status, user_id: userId });
+      .values({ donation_id: row.id, from_status_id: null, to_status_id: status, user_id: userId, source });
+    if (links) await notifyMatches(tx, [row.id], links);
     return row.id;
   });
   return getDonation(db, id);
@@ -416,7 +532,16 @@ export async function createDonation(db: Db, orgId: number, userId: number, body
  * spec: "PUT /api/donation/{id} … reprocess true for Save & Re-Email". The status is resolved
  * again when the company changes or reprocess is asked for; otherwise it stays as it is.
  */
-export async function updateDonation(db: Db, donationId: number, userId: number, body: DonationWrite) {
+/** `userId` is the staff member acting, or null with `source` naming who else did (the donor). */
+export async function updateDonation(
+  db: Db,
+  donationId: number,
+  userId: number | null,
+  body: DonationWrite,
+  source: StatusChangeSource = 'staff',
+  /** Given, a resolved status (reprocess, Save & Re-Email, or a new company) emails the donor. */
+  links?: NotificationLinks,
+) {
   if (body.id !== undefined && body.id !== donationId) throw new HttpError(400, 'id does not match the URL');
   const when = donatedAt(body.donated_at);
   const amountCents = toCents(body.amount);
@@ -466,7 +591,9 @@ export async function updateDonation(db: Db, donationId: number, userId: number,
         from_status_id: current.status_id,
         to_status_id: status,
         user_id: userId,
+        source,
       });
+    if (links && (body.reprocess || companyChanged)) await notifyMatches(tx, [donationId], links);
   });
   return getDonation(db, donationId);
 }

@@ -198,6 +198,38 @@ describe('updating, confirming and deleting a match', () => {
     ]);
   });
 
+  it("shows the other gifts of a recurring series as its history, newest first, and none of another organization's", async () => {
+    const first = await created(org.parent, {
+      recurring_id: 'series-1',
+      donated_at: '2025-01-01 12:00:00',
+      amount: 20,
+    });
+    const second = await created(org.parent, {
+      recurring_id: 'series-1',
+      donated_at: '2025-02-01 12:00:00',
+      amount: 25,
+    });
+    const third = await created(org.parent, {
+      recurring_id: 'series-1',
+      donated_at: '2025-03-01 12:00:00',
+      amount: 30,
+    });
+    await created(org.parent, { recurring_id: 'series-2', amount: 40 });
+    await created(org.other, { recurring_id: 'series-1', amount: 50 });
+    const res = await call(t.app, 'GET', `/api/donation/${third.id}`, { token: token.reader ?? '' });
+    expect(res.status).toBe(200);
+    expect(
+      res.json.donation.recurring_history.map((h: { id: number; amount: number }) => [h.id, h.amount]),
+    ).toEqual([
+      [second.id, 25],
+      [first.id, 20],
+    ]);
+    expect(res.json.donation.recurring_history[0].donated_at).toBe('2025-02-01T12:00:00.000Z');
+    const single = await created(org.parent, { amount: 60 });
+    const alone = await call(t.app, 'GET', `/api/donation/${single.id}`, { token: token.reader ?? '' });
+    expect(alone.json.donation.recurring_history).toEqual([]);
+  });
+
   it('keeps the hidden custom keys out of reach of an edit', async () => {
     const d = await created(org.parent, { custom: { team: 'blue', history: 'forged' } });
     await t.db
@@ -356,6 +388,58 @@ describe('the donations list', () => {
     expect((await list(org.parent, '?sort_field=password')).status).toBe(400);
     expect((await list(org.parent, '?filters[dateFrom]=2025-02-30')).json.message).toBe(
       'dateFrom is not a valid date',
+    );
+  });
+
+  it('pages a parent and its chapters by date or amount exactly as one sorted list would, ties broken by id, both directions', async () => {
+    // Same-day gifts spread over the parent and a chapter, on top of the three above.
+    for (let i = 0; i < 9; i++)
+      await created(i % 2 ? org.chapter : org.parent, {
+        donated_at: `2025-0${1 + (i % 3)}-10 09:00`,
+        amount: 10 + (i % 4),
+        ...(i % 4 === 0 ? { company_id: idOf('Test Esign Co') } : {}),
+      });
+    const all = await t.db
+      .select({
+        id: donations.id,
+        at: donations.donated_at,
+        amount: donations.amount_cents,
+        status: donations.status_id,
+      })
+      .from(donations)
+      .where(inArray(donations.organization_id, [org.parent, org.chapter]));
+    type Row = (typeof all)[number];
+    const key = { donated_at: (r: Row) => r.at.getTime(), amount: (r: Row) => r.amount };
+    const expected = (
+      ascending: boolean,
+      keep: (r: Row) => boolean = () => true,
+      by: keyof typeof key = 'donated_at',
+    ) =>
+      all
+        .filter(keep)
+        .sort((a, b) => key[by](a) - key[by](b) || a.id - b.id)
+        .map((r) => r.id)
+        [ascending ? 'slice' : 'reverse']();
+    for (const by of ['donated_at', 'amount'] as const)
+      for (const ascending of [false, true]) {
+        const pages: number[] = [];
+        for (let page = 1; page <= 3; page++) {
+          const res = await list(
+            org.parent,
+            `?per_page=5&page=${page}&sort_field=${by}&ascending=${ascending}`,
+          );
+          expect(res.status).toBe(200);
+          expect(res.json.total).toBe(all.length);
+          pages.push(...res.json.donations.map((d: { id: number }) => d.id));
+        }
+        expect(pages, `${by} ${ascending ? 'ascending' : 'descending'}`).toEqual(
+          expected(ascending, undefined, by),
+        );
+      }
+    // With a tile chosen, the same merge keeps only its statuses (NPO to Verify: 3, 5, 25).
+    const tile = await list(org.parent, '?per_page=3&page=2&filters[status_group]=npo_verify');
+    expect(tile.json.donations.map((d: { id: number }) => d.id)).toEqual(
+      expected(false, (r) => [3, 5, 25].includes(r.status)).slice(3, 6),
     );
   });
 

@@ -1,0 +1,273 @@
+/**
+ * The donations benchmark, on PostgreSQL, against the database bench/generate.ts fills
+ * (1,000,000 matches by default). It prints:
+ *
+ * - the list call (GET /api/organization/{id}/donation through the whole app: token, permission
+ *   guard, validation, the queries, JSON) p50/p95 for the default and filtered queries, beside the
+ *   same SQL the call ran, replayed directly with node-postgres, and the overhead ratio;
+ * - the tile counts of the largest organization;
+ * - a full CSV export of that organization: time, rows, bytes and peak memory;
+ * - a 4000-row import: the Test call and the Upload call.
+ *
+ *   npx tsx bench/generate.ts            # once: fills twofold_bench
+ *   npx tsx bench/donations.ts [--runs 30] [--database twofold_bench]
+ *
+ * To see that the export streams, cap the heap below the file's size and watch it still finish:
+ *   NODE_OPTIONS=--max-old-space-size=80 npx tsx bench/donations.ts --runs 3
+ */
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { createApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { type Db, migrationsFolder } from '../server/db/client.ts';
+import * as schema from '../server/db/schema.ts';
+import { demoOrganizationNames } from '../server/db/seed.ts';
+import { memoryLogger } from '../server/http/logger.ts';
+import { benchDatabaseUrl, mib, ms, percentile } from './shared.ts';
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '30' },
+    database: { type: 'string', default: 'twofold_bench' },
+  },
+});
+const runs = Number(values.runs);
+const pool = new pg.Pool({ connectionString: benchDatabaseUrl(values.database), max: 10 });
+
+/** Every statement the app sends while `recording` is on, to replay the same SQL directly. */
+let recording = false;
+const captured: Array<{ query: string; params: unknown[] }> = [];
+const db = drizzle(pool, {
+  schema,
+  logger: {
+    logQuery(query, params) {
+      if (recording) captured.push({ query, params });
+    },
+  },
+}) as unknown as Db;
+
+const config = loadConfig({
+  JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-signing',
+  DATA_DIR: path.join(tmpdir(), 'twofold-bench-data'),
+  PUBLIC_URL: 'http://portal.bench',
+  RATE_LIMIT_PER_IP: '1000000',
+  RATE_LIMIT_PER_EMAIL: '1000000',
+});
+// A database generated before the newest migrations gets them (idempotent).
+await migrate(db as unknown as Parameters<typeof migrate>[0], { migrationsFolder });
+const { app } = createApp({ config, db, logger: memoryLogger() });
+
+async function request(method: string, url: string, token: string, body?: BodyInit) {
+  const response = await app.request(url, {
+    method,
+    headers: { authorization: `Bearer ${token}` },
+    ...(body ? { body } : {}),
+  });
+  return response;
+}
+
+const login = await app.request('/api/auth/login', {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ email: 'admin@twofold.test', password: 'twofold-demo' }),
+});
+if (login.status !== 200) throw new Error(`sign-in failed (${login.status}): run bench/generate.ts first`);
+const token = ((await login.json()) as { access_token: string }).access_token;
+
+const orgRow = await pool.query<{ id: number }>('select id from organizations where name = $1', [
+  demoOrganizationNames.hopeHarbor,
+]);
+const orgId = orgRow.rows[0]?.id;
+if (!orgId) throw new Error('Hope Harbor is missing: run bench/generate.ts first');
+const sizes = await pool.query<{ total: string; family: string }>(
+  `select (select count(*) from donations) as total,
+          (select count(*) from donations d join organizations o on o.id = d.organization_id
+            where o.id = $1 or o.parent_id = $1) as family`,
+  [orgId],
+);
+const companyWord = (
+  await pool.query<{ word: string }>(
+    `select lower(split_part(company_name, ' ', 1)) as word from donations
+      where organization_id = $1 and company_name is not null limit 1`,
+    [orgId],
+  )
+).rows[0]?.word;
+
+console.log(
+  `Database ${values.database}: ${Number(sizes.rows[0]?.total).toLocaleString('en-US')} matches; Hope Harbor and its chapters hold ${Number(sizes.rows[0]?.family).toLocaleString('en-US')}.`,
+);
+console.log(
+  `Each figure: ${runs} runs after 3 warm-ups, one at a time, in-process app.request (no socket).\n`,
+);
+
+const scenarios: Array<[string, string]> = [
+  ['default (page 1, donated_at desc)', ''],
+  ['page 400', 'page=400'],
+  ['sort amount ascending', 'sort_field=amount&ascending=true'],
+  ['donor name contains "garcia"', 'filters[donor]=garcia'],
+  [`company contains "${companyWord}"`, `filters[company]=${encodeURIComponent(companyWord ?? 'a')}`],
+  ['last 90 days, min $100', `filters[dateFrom]=${daysAgo(90)}&filters[minAmount]=100`],
+  ['tile npo_verify', 'filters[status_group]=npo_verify'],
+  [
+    'all filters together',
+    `filters[dateFrom]=${daysAgo(365)}&filters[donor]=chen&filters[minAmount]=50&filters[status_group]=donor_contacted`,
+  ],
+];
+
+function daysAgo(days: number) {
+  return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+async function timeApi(query: string) {
+  const url = `/api/organization/${orgId}/donation${query ? `?${query}` : ''}`;
+  const samples: number[] = [];
+  let statements: typeof captured = [];
+  for (let i = 0; i < runs + 3; i++) {
+    captured.length = 0;
+    recording = true;
+    const started = performance.now();
+    const response = await request('GET', url, token);
+    const body = await response.text();
+    const elapsed = performance.now() - started;
+    recording = false;
+    if (response.status !== 200) throw new Error(`${url}: ${response.status} ${body}`);
+    if (i >= 3) samples.push(elapsed);
+    statements = [...captured];
+  }
+  return { samples, statements };
+}
+
+/** The list's own two statements (the page of rows; the total and tile counts), run the way the service runs them: together. */
+async function timeRaw(statements: typeof captured) {
+  const list = statements.slice(-2);
+  const samples: number[] = [];
+  for (let i = 0; i < runs + 3; i++) {
+    const started = performance.now();
+    await Promise.all(list.map((s) => pool.query(s.query, s.params)));
+    if (i >= 3) samples.push(performance.now() - started);
+  }
+  return samples;
+}
+
+const header = ['query', 'API p50', 'API p95', 'SQL p50', 'SQL p95', 'ratio p50', 'statements'];
+const rows: string[][] = [];
+for (const [label, query] of scenarios) {
+  const api = await timeApi(query);
+  const raw = await timeRaw(api.statements);
+  const apiP50 = percentile(api.samples, 50);
+  const rawP50 = percentile(raw, 50);
+  rows.push([
+    label,
+    ms(apiP50),
+    ms(percentile(api.samples, 95)),
+    ms(rawP50),
+    ms(percentile(raw, 95)),
+    `${(apiP50 / rawP50).toFixed(2)}×`,
+    String(api.statements.length),
+  ]);
+}
+printTable(header, rows);
+console.log(
+  '\nstatements: everything the call sent (token user, permission, chapters, then the list’s page and its counts); the SQL columns replay those last two.\n',
+);
+
+const defaultList = (await (await request('GET', `/api/organization/${orgId}/donation`, token)).json()) as {
+  total: number;
+  counts: Record<string, number>;
+};
+console.log(
+  `Tile counts for Hope Harbor (all dates): ${JSON.stringify(defaultList.counts)}; total ${defaultList.total}\n`,
+);
+
+await benchExport();
+await benchImport();
+await pool.end();
+
+async function benchExport() {
+  const tokenResponse = await request('GET', `/api/donation/${orgId}/csv-token`, token);
+  if (tokenResponse.status !== 200) {
+    console.log(`CSV export: not available (${tokenResponse.status} ${await tokenResponse.text()})\n`);
+    return;
+  }
+  const { url } = (await tokenResponse.json()) as { url: string };
+  global.gc?.();
+  const baseline = process.memoryUsage();
+  let peakRss = baseline.rss;
+  let peakHeap = baseline.heapUsed;
+  const sampler = setInterval(() => {
+    const now = process.memoryUsage();
+    peakRss = Math.max(peakRss, now.rss);
+    peakHeap = Math.max(peakHeap, now.heapUsed);
+  }, 25);
+  const started = performance.now();
+  const response = await app.request(url.replace(/^https?:\/\/[^/]+/, ''));
+  if (response.status !== 200 || !response.body) throw new Error(`CSV download: ${response.status}`);
+  let bytes = 0;
+  let lines = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    for (const byte of value) if (byte === 10) lines++;
+  }
+  const elapsed = performance.now() - started;
+  clearInterval(sampler);
+  console.log(
+    `CSV export of Hope Harbor and its chapters: ${(lines - 1).toLocaleString('en-US')} rows, ${mib(bytes)} in ${(elapsed / 1000).toFixed(2)} s (${Math.round(((lines - 1) / elapsed) * 1000).toLocaleString('en-US')} rows/s); peak RSS ${mib(peakRss)} (+${mib(peakRss - baseline.rss)} over the start), peak heap ${mib(peakHeap)} (+${mib(peakHeap - baseline.heapUsed)})\n`,
+  );
+}
+
+async function benchImport() {
+  const run = Date.now().toString(36);
+  const lines = ['Donor Name,Donor Email,Gift Amount,Donation Date,Employer,Transaction ID,Organization'];
+  const chapter = demoOrganizationNames.northShore;
+  for (let i = 1; i <= 4000; i++) {
+    lines.push(
+      `"Import Donor ${i}",import${i}-${run}@example.org,"$${(25 + (i % 400)).toLocaleString('en-US')}.00",${i % 2 ? '2025-03-01' : '03/15/2025'},${i % 3 ? 'Acme Analytics' : 'Globex Logistics'},imp-${run}-${i},"${i % 2 ? demoOrganizationNames.hopeHarbor : chapter}"`,
+    );
+  }
+  const file = new File([`\uFEFF${lines.join('\r\n')}\r\n`], 'donations.csv', { type: 'text/csv' });
+  const testForm = new FormData();
+  testForm.set('donations', file);
+  const testStarted = performance.now();
+  const test = await request('POST', `/api/organization/${orgId}/donation/import-file/Test`, token, testForm);
+  const testElapsed = performance.now() - testStarted;
+  if (test.status !== 200) {
+    console.log(`Import: not available (${test.status} ${await test.text()})`);
+    return;
+  }
+  const proposal = (await test.json()) as { map: Record<string, string>; ready: number; errors: unknown[] };
+  const uploadForm = new FormData();
+  uploadForm.set('donations', file);
+  uploadForm.set('type', 'Upload');
+  uploadForm.set('opt_in', 'false');
+  uploadForm.set('no_company', 'false');
+  uploadForm.set('map', JSON.stringify(proposal.map));
+  const uploadStarted = performance.now();
+  const upload = await request(
+    'POST',
+    `/api/organization/${orgId}/donation/import-file/Upload`,
+    token,
+    uploadForm,
+  );
+  const uploadElapsed = performance.now() - uploadStarted;
+  const result = (await upload.json()) as { created?: number; message?: string };
+  if (upload.status !== 200) throw new Error(`Upload: ${upload.status} ${JSON.stringify(result)}`);
+  console.log(
+    `Import of 4000 rows: Test ${ms(testElapsed)} (${proposal.ready} ready, ${proposal.errors.length} unreadable), Upload ${ms(uploadElapsed)} (${result.created} created in one transaction)`,
+  );
+}
+
+function printTable(head: string[], body: string[][]) {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of body) console.log(line(r));
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "donations_org_recurring_idx" ON "donations" USING btree ("organization_id","recurring_id") WHERE "donations"."recurring_id" is not null;

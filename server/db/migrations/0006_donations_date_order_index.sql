@@ -1,0 +1,2 @@
+DROP INDEX "donations_org_donated_idx";--> statement-breakpoint
+CREATE INDEX "donations_org_donated_idx" ON "donations" USING btree ("organization_id","donated_at" DESC NULLS LAST,"id" DESC NULLS LAST);

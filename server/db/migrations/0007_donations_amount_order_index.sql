@@ -1,0 +1,1 @@
+CREATE INDEX "donations_org_amount_idx" ON "donations" USING btree ("organization_id","amount_cents","id");

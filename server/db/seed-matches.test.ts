@@ -1,0 +1,44 @@
+import { count, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../testing.ts';
+import { donationStatusHistory, donations, organizations } from './schema.ts';
+import { demoOrganizationNames } from './seed.ts';
+import { seedDemoMatches } from './seed-matches.ts';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestContext();
+});
+afterAll(() => t.close());
+
+describe('the demo matches', () => {
+  it('gives the demo organizations matches in several statuses, each with its history, once', async () => {
+    await seedDemoMatches(t.db);
+    await seedDemoMatches(t.db);
+    const orgs = await t.db
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(inArray(organizations.name, Object.values(demoOrganizationNames)));
+    const rows = await t.db
+      .select({ id: donations.id, status: donations.status_id, org: donations.organization_id })
+      .from(donations)
+      .where(
+        inArray(
+          donations.organization_id,
+          orgs.map((o) => o.id),
+        ),
+      );
+    expect(rows).toHaveLength(72);
+    expect(new Set(rows.map((r) => r.org)).size).toBe(orgs.length);
+    const statuses = new Set(rows.map((r) => r.status));
+    expect(statuses.size).toBeGreaterThanOrEqual(6);
+    expect(statuses.has(4)).toBe(true); // some confirmed Submitted
+    expect(statuses.has(13)).toBe(true); // some No Charge
+    const [first] = rows;
+    const [history] = await t.db
+      .select({ n: count() })
+      .from(donationStatusHistory)
+      .where(eq(donationStatusHistory.donation_id, first?.id ?? 0));
+    expect(history?.n).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,0 +1,66 @@
+import * as z from 'zod';
+import { MessageResponse } from '../../../src/contract/auth.ts';
+import { idSegment } from '../../http/params.ts';
+import { defineRoute } from '../../http/route.ts';
+import * as service from './billing.service.ts';
+
+const error = (description: string) => ({ description, schema: MessageResponse });
+const tags = ['billing'];
+
+/** The token travels in the query: these are browser navigations, which carry no bearer header. */
+const TokenQuery = z.object({ token: z.optional(z.string().max(4096)) });
+const redirects = {
+  303: { description: 'To the payment provider, back to /portal/billing (with the outcome), or to sign-in' },
+};
+
+/**
+ * Subscriptions (spec part 2, section 7). The two GET routes are opened by the browser, so the
+ * router sees them as anonymous; their handlers check the token and the admin level themselves
+ * (the same verification and permission table as every other organization route).
+ */
+export const billingRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/organization/:id/subscribe/:plan',
+    access: 'anonymous',
+    summary: 'Choose a plan (a browser navigation with ?token=): free at once, paid through card checkout',
+    tags,
+    params: z.object({ id: idSegment, plan: z.string() }),
+    query: TokenQuery,
+    responses: {
+      ...redirects,
+      400: error('Unknown plan'),
+      403: error('Only admins change the plan'),
+      404: error('Organization with id {id} not found'),
+    },
+    handler: ({ params, query, deps }) => service.subscribe(deps, params.id, params.plan, query.token),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/organization/:id/billing-portal',
+    access: 'anonymous',
+    summary: "Manage billing (a browser navigation with ?token=): the payment provider's customer portal",
+    tags,
+    params: z.object({ id: idSegment }),
+    query: TokenQuery,
+    responses: {
+      ...redirects,
+      403: error('Only admins manage billing'),
+      404: error('Organization with id {id} not found'),
+    },
+    handler: ({ params, query, deps }) => service.billingPortal(deps, params.id, query.token),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/billing/stripe/webhook',
+    access: 'anonymous',
+    summary: "Stripe's events (signed with STRIPE_WEBHOOK_SECRET): checkout completed, subscription ended",
+    tags,
+    responses: {
+      200: { description: 'The event was accepted' },
+      400: error('Invalid Stripe signature, or an event that cannot be read'),
+    },
+    handler: async ({ c, deps }) =>
+      service.stripeWebhook(deps, await c.req.text(), c.req.header('stripe-signature')),
+  }),
+];

@@ -1,0 +1,252 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import * as z from 'zod';
+import { atLeast, capabilities } from '../../../src/contract/access.ts';
+import {
+  type BillingErrorCode,
+  billingPagePath,
+  type PlanId,
+  paidPlanIds,
+  planById,
+} from '../../../src/contract/billing.ts';
+import { organizationNotFound } from '../../../src/contract/organization.ts';
+import { organizations, users } from '../../db/schema.ts';
+import { HttpError, httpMessages } from '../../http/errors.ts';
+import type { AuthUser, Deps } from '../../http/route.ts';
+import { verifyAccessToken } from '../../http/session.ts';
+import { effectiveLevel } from '../permissions/permissions.service.ts';
+import { createCheckoutSession, createPortalSession, StripeError, verifyStripeSignature } from './stripe.ts';
+
+export const billingMessages = {
+  unknownPlan: 'Unknown plan',
+  webhookNotConfigured: 'Stripe webhooks are not configured on this server.',
+  badSignature: 'Invalid Stripe signature',
+  badEvent: 'Invalid Stripe event',
+} as const;
+
+/** A 303 to a path of the portal (absolute, under PUBLIC_URL: the API may live elsewhere). */
+function redirect(deps: Deps, path: string): Response {
+  return new Response(null, {
+    status: 303,
+    headers: { Location: `${deps.config.publicUrl}${path}`, 'Cache-Control': 'no-store' },
+  });
+}
+
+const back = (deps: Deps, query: string) => redirect(deps, `${billingPagePath}?${query}`);
+const failed = (deps: Deps, code: BillingErrorCode) => back(deps, `billing_error=${code}`);
+
+/**
+ * The staff member a browser navigation acts for, from its `?token=` (the same access token the
+ * API takes as bearer), or null when it is missing, forged, expired or its user is gone.
+ */
+async function userFromToken(deps: Deps, token: string | undefined): Promise<AuthUser | null> {
+  if (!token) return null;
+  const claims = await verifyAccessToken(deps.config.jwtSecret, token);
+  if (!claims || (claims.kind ?? 'staff') !== 'staff') return null;
+  const id = Number(claims.sub);
+  if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return null;
+  const [user] = await deps.db
+    .select({ id: users.id, email: users.email, name: users.name, globalPermission: users.global_permission })
+    .from(users)
+    .where(eq(users.id, id));
+  return user ?? null;
+}
+
+/**
+ * Signed in (else null: the caller sends the browser to sign in) and an admin of the organization
+ * (the 'billing.manage' capability). Another organization answers 404 exactly as a missing one.
+ */
+async function billingAdmin(deps: Deps, token: string | undefined, orgId: number): Promise<AuthUser | null> {
+  const user = await userFromToken(deps, token);
+  if (!user) return null;
+  const level = await effectiveLevel(deps.db, user, orgId);
+  if (level === 'none') throw new HttpError(404, organizationNotFound(orgId));
+  if (!atLeast(level, capabilities['billing.manage'])) throw new HttpError(403, httpMessages.forbidden);
+  return user;
+}
+
+const signInFirst = (deps: Deps) =>
+  redirect(deps, `/portal/login?redirect=${encodeURIComponent(billingPagePath)}`);
+
+async function organizationRow(deps: Deps, orgId: number) {
+  const [row] = await deps.db
+    .select({
+      id: organizations.id,
+      plan: organizations.plan,
+      is_premium: organizations.is_premium,
+      stripe_customer_id: organizations.stripe_customer_id,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, orgId));
+  if (!row) throw new HttpError(404, organizationNotFound(orgId));
+  return row;
+}
+
+const isPaid = (plan: string | null) => plan !== null && (paidPlanIds as readonly string[]).includes(plan);
+
+/**
+ * GET /api/organization/:id/subscribe/:plan?token=: the browser's navigation to choose a plan.
+ * Answers with a redirect: back to the billing screen (with ?subscribed= or ?billing_error=), to
+ * the payment provider's checkout, to the contact form (custom) or to sign-in.
+ */
+export async function subscribe(deps: Deps, orgId: number, planParam: string, token: string | undefined) {
+  const plan = planById(planParam);
+  if (!plan) throw new HttpError(400, billingMessages.unknownPlan);
+  const user = await billingAdmin(deps, token, orgId);
+  if (!user) return signInFirst(deps);
+  if (plan.kind === 'contact') return redirect(deps, '/portal/contact');
+
+  const org = await organizationRow(deps, orgId);
+  // A running card subscription changes or ends in the provider's portal; a second checkout here
+  // would bill the organization twice.
+  if (org.is_premium === 'true' && isPaid(org.plan) && org.stripe_customer_id) {
+    return org.plan === plan.id ? back(deps, `subscribed=${plan.id}`) : failed(deps, 'change-in-portal');
+  }
+
+  if (plan.kind === 'free') {
+    // A chapter choosing its own plan becomes premium in its own right (no longer 'parent'):
+    // spec: "billing: needed unless premium and not 'parent'".
+    await deps.db
+      .update(organizations)
+      .set({
+        plan: plan.id,
+        is_premium: 'true',
+        cancelled_at: null,
+        cancel_reason: null,
+        updated_at: new Date(),
+      })
+      .where(eq(organizations.id, orgId));
+    return back(deps, `subscribed=${plan.id}`);
+  }
+
+  const stripe = deps.config.stripe;
+  if (!stripe) return failed(deps, 'payments-unavailable');
+  const price = stripe.prices[plan.id];
+  if (!price) return failed(deps, 'plan-unavailable');
+  try {
+    const url = await createCheckoutSession(stripe, {
+      price,
+      metered: plan.id.startsWith('elig_'),
+      organizationId: orgId,
+      plan: plan.id,
+      customer: org.stripe_customer_id,
+      email: user.email,
+      successUrl: `${deps.config.publicUrl}${billingPagePath}?checkout=${plan.id}`,
+      cancelUrl: `${deps.config.publicUrl}${billingPagePath}?billing_error=checkout-cancelled`,
+    });
+    return new Response(null, { status: 303, headers: { Location: url, 'Cache-Control': 'no-store' } });
+  } catch (error) {
+    if (!(error instanceof StripeError)) throw error;
+    deps.logger.error(`billing: checkout for organization ${orgId} failed: ${error.message}`);
+    return failed(deps, 'provider-error');
+  }
+}
+
+/** GET /api/organization/:id/billing-portal?token=: to the provider's customer portal, or back with the reason. */
+export async function billingPortal(deps: Deps, orgId: number, token: string | undefined) {
+  const user = await billingAdmin(deps, token, orgId);
+  if (!user) return signInFirst(deps);
+  const org = await organizationRow(deps, orgId);
+  const stripe = deps.config.stripe;
+  if (!stripe) return failed(deps, 'payments-unavailable');
+  if (!org.stripe_customer_id) return failed(deps, 'no-customer');
+  try {
+    const url = await createPortalSession(
+      stripe,
+      org.stripe_customer_id,
+      `${deps.config.publicUrl}${billingPagePath}`,
+    );
+    return new Response(null, { status: 303, headers: { Location: url, 'Cache-Control': 'no-store' } });
+  } catch (error) {
+    if (!(error instanceof StripeError)) throw error;
+    deps.logger.error(`billing: billing portal for organization ${orgId} failed: ${error.message}`);
+    return failed(deps, 'provider-error');
+  }
+}
+
+const text = z.string().min(1).max(255);
+const CheckoutCompleted = z.object({
+  type: z.literal('checkout.session.completed'),
+  data: z.object({
+    object: z.object({
+      client_reference_id: z.string().regex(/^\d{1,10}$/),
+      customer: text,
+      metadata: z.object({ plan: z.enum(paidPlanIds as [PlanId, ...PlanId[]]) }),
+    }),
+  }),
+});
+const SubscriptionDeleted = z.object({
+  type: z.literal('customer.subscription.deleted'),
+  data: z.object({
+    object: z.object({
+      customer: text,
+      cancellation_details: z.optional(z.nullable(z.object({ reason: z.optional(z.nullable(z.string())) }))),
+    }),
+  }),
+});
+const AnyEvent = z.object({ type: z.string() });
+
+/**
+ * POST /api/billing/stripe/webhook: Stripe's events, signed with the endpoint's secret. A paid
+ * checkout makes the organization premium on its plan; a subscription ending takes that away.
+ * Other events are acknowledged and ignored. Replays of the same event change nothing further.
+ */
+export async function stripeWebhook(deps: Deps, payload: string, signature: string | undefined) {
+  const secret = deps.config.stripe?.webhookSecret;
+  if (!secret) throw new HttpError(400, billingMessages.webhookNotConfigured);
+  if (!verifyStripeSignature(secret, signature, payload))
+    throw new HttpError(400, billingMessages.badSignature);
+  let json: unknown;
+  try {
+    json = JSON.parse(payload);
+  } catch {
+    throw new HttpError(400, billingMessages.badEvent);
+  }
+  const event = AnyEvent.safeParse(json);
+  if (!event.success) throw new HttpError(400, billingMessages.badEvent);
+
+  if (event.data.type === 'checkout.session.completed') {
+    const completed = CheckoutCompleted.safeParse(json);
+    if (!completed.success) throw new HttpError(400, billingMessages.badEvent);
+    const session = completed.data.data.object;
+    const orgId = Number(session.client_reference_id);
+    // An organization deleted since simply has nothing to update; Stripe gets its 2xx.
+    await deps.db
+      .update(organizations)
+      .set({
+        plan: session.metadata.plan,
+        is_premium: 'true',
+        stripe_customer_id: session.customer,
+        cancelled_at: null,
+        cancel_reason: null,
+        updated_at: new Date(),
+      })
+      .where(eq(organizations.id, orgId));
+  } else if (event.data.type === 'customer.subscription.deleted') {
+    const deleted = SubscriptionDeleted.safeParse(json);
+    if (!deleted.success) throw new HttpError(400, billingMessages.badEvent);
+    const subscription = deleted.data.data.object;
+    const [org] = await deps.db
+      .select({ id: organizations.id, parent_id: organizations.parent_id })
+      .from(organizations)
+      .where(
+        and(
+          eq(organizations.stripe_customer_id, subscription.customer),
+          inArray(organizations.plan, paidPlanIds),
+        ),
+      );
+    if (org) {
+      await deps.db
+        .update(organizations)
+        .set({
+          plan: '',
+          // A chapter falls back on its parent organization's plan.
+          is_premium: org.parent_id === null ? 'false' : 'parent',
+          cancelled_at: new Date(),
+          cancel_reason: subscription.cancellation_details?.reason ?? 'subscription ended',
+          updated_at: new Date(),
+        })
+        .where(eq(organizations.id, org.id));
+    }
+  }
+  return { received: true };
+}

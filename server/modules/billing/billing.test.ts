@@ -1,0 +1,473 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.ts';
+import { organizations } from '../../db/schema.ts';
+import { demoOrganizationNames as names } from '../../db/seed.ts';
+import { call, signIn } from '../../test-helpers.ts';
+import { createTestContext, type TestContext } from '../../testing.ts';
+import { stripeSignatureHeader } from './stripe.ts';
+
+/** A stand-in for api.stripe.com: records each request and answers what the test sets. */
+type StripeCall = { method: string; path: string; authorization: string; fields: Record<string, string> };
+const stripeCalls: StripeCall[] = [];
+let stripeAnswer: { status: number; body: unknown } = { status: 200, body: {} };
+let fakeStripe: Server;
+
+const secretKey = 'sk_test_billingSecretKey123';
+const webhookSecret = 'whsec_test_billing_webhook_secret';
+
+let plain: TestContext; // no payment provider configured
+let withStripe: TestContext;
+const ids = { hope: 0, maple: 0, northShore: 0, stranger: 0 };
+const tokens: Record<string, string> = {};
+const stripeTokens: Record<string, string> = {};
+
+async function orgIdByName(t: TestContext, name: string) {
+  const [row] = await t.db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.name, name));
+  return row?.id ?? 0;
+}
+
+async function billingOf(t: TestContext, id: number) {
+  const [row] = await t.db
+    .select({
+      plan: organizations.plan,
+      is_premium: organizations.is_premium,
+      stripe_customer_id: organizations.stripe_customer_id,
+      cancelled_at: organizations.cancelled_at,
+      cancel_reason: organizations.cancel_reason,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, id));
+  return row;
+}
+
+async function setBilling(t: TestContext, id: number, values: Partial<typeof organizations.$inferInsert>) {
+  await t.db.update(organizations).set(values).where(eq(organizations.id, id));
+}
+
+beforeAll(async () => {
+  fakeStripe = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      stripeCalls.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        authorization: req.headers.authorization ?? '',
+        fields: Object.fromEntries(new URLSearchParams(body)),
+      });
+      res.writeHead(stripeAnswer.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(stripeAnswer.body));
+    });
+  });
+  await new Promise<void>((resolve) => fakeStripe.listen(0, '127.0.0.1', resolve));
+  const { port } = fakeStripe.address() as AddressInfo;
+
+  plain = await createTestContext();
+  withStripe = await createTestContext({
+    config: {
+      stripe: {
+        secretKey,
+        apiBase: `http://127.0.0.1:${port}`,
+        webhookSecret,
+        prices: { flat_20: 'price_flat20', elig_3: 'price_elig3' },
+      },
+    },
+  });
+  ids.hope = await orgIdByName(plain, names.hopeHarbor);
+  ids.maple = await orgIdByName(plain, names.mapleStreet);
+  ids.northShore = await orgIdByName(plain, names.northShore);
+  const [stranger] = await plain.db.insert(organizations).values({ name: 'Stranger Trust' }).returning();
+  ids.stranger = stranger?.id ?? 0;
+  for (const who of ['admin', 'writer', 'reader', 'super']) {
+    tokens[who] = await signIn(plain.app, `${who}@twofold.test`);
+    stripeTokens[who] = await signIn(withStripe.app, `${who}@twofold.test`);
+  }
+});
+afterAll(async () => {
+  await plain?.close();
+  await withStripe?.close();
+  await new Promise((resolve) => fakeStripe?.close(resolve));
+});
+beforeEach(() => {
+  stripeCalls.length = 0;
+  stripeAnswer = { status: 200, body: {} };
+});
+
+const subscribe = (t: TestContext, org: number, plan: string, token?: string) =>
+  call(
+    t.app,
+    'GET',
+    `/api/organization/${org}/subscribe/${plan}${token ? `?token=${encodeURIComponent(token)}` : ''}`,
+  );
+const portal = (t: TestContext, org: number, token?: string) =>
+  call(
+    t.app,
+    'GET',
+    `/api/organization/${org}/billing-portal${token ? `?token=${encodeURIComponent(token)}` : ''}`,
+  );
+
+describe('GET /api/organization/{id}/subscribe/{plan} without a payment provider', () => {
+  it('puts an admin on the free plan at once and returns to the billing screen', async () => {
+    await setBilling(plain, ids.maple, {
+      plan: '',
+      is_premium: 'false',
+      cancelled_at: new Date(),
+      cancel_reason: 'x',
+    });
+    const answer = await subscribe(plain, ids.maple, 'flat_0', tokens.admin);
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toBe('http://portal.test/portal/billing?subscribed=flat_0');
+    expect(await billingOf(plain, ids.maple)).toMatchObject({
+      plan: 'flat_0',
+      is_premium: 'true',
+      cancelled_at: null,
+      cancel_reason: null,
+    });
+    // The organization now answers as premium, so the setup card's billing step is gone.
+    const org = await call(plain.app, 'GET', `/api/organization/${ids.maple}`, { token: tokens.admin });
+    expect(org.json.organization).toMatchObject({ plan: 'flat_0', is_premium: true });
+  });
+
+  it("makes a chapter premium in its own right (no longer 'parent')", async () => {
+    await setBilling(plain, ids.northShore, { plan: 'premium', is_premium: 'parent' });
+    const answer = await subscribe(plain, ids.northShore, 'flat_0', tokens.admin);
+    expect(answer.headers.get('location')).toBe('http://portal.test/portal/billing?subscribed=flat_0');
+    expect(await billingOf(plain, ids.northShore)).toMatchObject({ plan: 'flat_0', is_premium: 'true' });
+  });
+
+  it('explains that a paid plan needs card payments, changing nothing (no fake success)', async () => {
+    await setBilling(plain, ids.maple, { plan: '', is_premium: 'false' });
+    const answer = await subscribe(plain, ids.maple, 'flat_20', tokens.admin);
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toBe(
+      'http://portal.test/portal/billing?billing_error=payments-unavailable',
+    );
+    expect(await billingOf(plain, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
+  });
+
+  it('sends the custom plan to the contact form', async () => {
+    const answer = await subscribe(plain, ids.maple, 'custom', tokens.admin);
+    expect(answer.headers.get('location')).toBe('http://portal.test/portal/contact');
+  });
+
+  it("answers 400 'Unknown plan' for a plan outside the catalogue", async () => {
+    for (const plan of ['flat_7', 'premium', 'FLAT_0']) {
+      const answer = await subscribe(plain, ids.maple, plan, tokens.admin);
+      expect(answer.status).toBe(400);
+      expect(answer.json).toEqual({ message: 'Unknown plan' });
+    }
+  });
+
+  it('sends a missing, forged or expired token to sign-in and changes nothing', async () => {
+    await setBilling(plain, ids.maple, { plan: '', is_premium: 'false' });
+    const forged = `${tokens.admin?.slice(0, -4)}AAAA`;
+    for (const token of [undefined, '', 'not-a-jwt', forged]) {
+      const answer = await subscribe(plain, ids.maple, 'flat_0', token);
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get('location')).toBe(
+        'http://portal.test/portal/login?redirect=%2Fportal%2Fbilling',
+      );
+    }
+    expect(await billingOf(plain, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
+  });
+
+  it('refuses writers and readers (403) and answers 404 for an organization the caller cannot reach', async () => {
+    await setBilling(plain, ids.maple, { plan: '', is_premium: 'false' });
+    for (const who of ['writer', 'reader']) {
+      const answer = await subscribe(plain, ids.hope, 'flat_0', tokens[who]);
+      expect(answer.status).toBe(403);
+      expect(answer.json).toEqual({ message: 'You do not have permission to do that.' });
+    }
+    const other = await subscribe(plain, ids.stranger, 'flat_0', tokens.admin);
+    expect(other.status).toBe(404);
+    expect(other.json).toEqual({ message: `Organization with id ${ids.stranger} not found` });
+    const missing = await subscribe(plain, 2_000_000, 'flat_0', tokens.admin);
+    expect(missing.status).toBe(404);
+    expect(missing.json).toEqual({ message: 'Organization with id 2000000 not found' });
+    expect(await billingOf(plain, ids.stranger)).toMatchObject({ plan: null, is_premium: 'false' });
+    // Super users act as admin everywhere.
+    expect((await subscribe(plain, ids.stranger, 'flat_0', tokens.super)).headers.get('location')).toContain(
+      'subscribed=flat_0',
+    );
+  });
+
+  it('never writes the token to the request log', async () => {
+    await subscribe(plain, ids.maple, 'flat_0', tokens.admin);
+    expect(plain.logger.lines.some((line) => line.includes(tokens.admin ?? '!'))).toBe(false);
+    expect(plain.logger.lines.some((line) => line.includes('/subscribe/flat_0 303'))).toBe(true);
+  });
+
+  it('explains that the billing portal needs card payments', async () => {
+    const answer = await portal(plain, ids.maple, tokens.admin);
+    expect(answer.headers.get('location')).toBe(
+      'http://portal.test/portal/billing?billing_error=payments-unavailable',
+    );
+    expect((await portal(plain, ids.hope, tokens.reader)).status).toBe(403);
+    expect((await portal(plain, ids.maple)).headers.get('location')).toContain('/portal/login?');
+  });
+
+  it('refuses webhooks when no signing secret is configured', async () => {
+    const answer = await call(plain.app, 'POST', '/api/billing/stripe/webhook', {
+      body: { type: 'checkout.session.completed' },
+      headers: { 'stripe-signature': 't=1,v1=00' },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.json).toEqual({ message: 'Stripe webhooks are not configured on this server.' });
+  });
+});
+
+describe('with Stripe configured', () => {
+  it('opens a subscription checkout with the plan price, the organization and the return addresses', async () => {
+    await setBilling(withStripe, ids.maple, { plan: '', is_premium: 'false', stripe_customer_id: null });
+    stripeAnswer = {
+      status: 200,
+      body: { id: 'cs_test_1', url: 'https://checkout.stripe.test/c/cs_test_1' },
+    };
+    const answer = await subscribe(withStripe, ids.maple, 'flat_20', stripeTokens.admin);
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toBe('https://checkout.stripe.test/c/cs_test_1');
+    expect(stripeCalls).toEqual([
+      {
+        method: 'POST',
+        path: '/v1/checkout/sessions',
+        authorization: `Bearer ${secretKey}`,
+        fields: {
+          mode: 'subscription',
+          'line_items[0][price]': 'price_flat20',
+          'line_items[0][quantity]': '1',
+          client_reference_id: String(ids.maple),
+          customer_email: 'admin@twofold.test',
+          success_url: 'http://portal.test/portal/billing?checkout=flat_20',
+          cancel_url: 'http://portal.test/portal/billing?billing_error=checkout-cancelled',
+          'metadata[organization_id]': String(ids.maple),
+          'metadata[plan]': 'flat_20',
+          'subscription_data[metadata][organization_id]': String(ids.maple),
+          'subscription_data[metadata][plan]': 'flat_20',
+        },
+      },
+    ]);
+    // Nothing changes until Stripe confirms the payment.
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
+  });
+
+  it('bills a percentage plan on a metered price (no quantity) to the known customer', async () => {
+    await setBilling(withStripe, ids.maple, {
+      plan: '',
+      is_premium: 'false',
+      stripe_customer_id: 'cus_known',
+    });
+    stripeAnswer = { status: 200, body: { url: 'https://checkout.stripe.test/c/2' } };
+    await subscribe(withStripe, ids.maple, 'elig_3', stripeTokens.admin);
+    const fields = stripeCalls[0]?.fields ?? {};
+    expect(fields['line_items[0][price]']).toBe('price_elig3');
+    expect(fields['line_items[0][quantity]']).toBeUndefined();
+    expect(fields.customer).toBe('cus_known');
+    expect(fields.customer_email).toBeUndefined();
+  });
+
+  it('explains a plan without a configured price, and a provider that fails, without calling it a success', async () => {
+    await setBilling(withStripe, ids.maple, { plan: '', is_premium: 'false', stripe_customer_id: null });
+    const unpriced = await subscribe(withStripe, ids.maple, 'flat_50', stripeTokens.admin);
+    expect(unpriced.headers.get('location')).toBe(
+      'http://portal.test/portal/billing?billing_error=plan-unavailable',
+    );
+    expect(stripeCalls).toHaveLength(0);
+
+    stripeAnswer = {
+      status: 401,
+      body: { error: { type: 'invalid_request_error', message: 'Invalid API Key' } },
+    };
+    const failing = await subscribe(withStripe, ids.maple, 'flat_20', stripeTokens.admin);
+    expect(failing.headers.get('location')).toBe(
+      'http://portal.test/portal/billing?billing_error=provider-error',
+    );
+    expect(withStripe.logger.lines.some((l) => l.includes('401 invalid_request_error'))).toBe(true);
+    expect(withStripe.logger.lines.some((l) => l.includes(secretKey))).toBe(false);
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
+  });
+
+  it('sends a running paid subscription to the billing portal for any change', async () => {
+    await setBilling(withStripe, ids.maple, {
+      plan: 'flat_20',
+      is_premium: 'true',
+      stripe_customer_id: 'cus_paid',
+    });
+    const free = await subscribe(withStripe, ids.maple, 'flat_0', stripeTokens.admin);
+    expect(free.headers.get('location')).toBe(
+      'http://portal.test/portal/billing?billing_error=change-in-portal',
+    );
+    const same = await subscribe(withStripe, ids.maple, 'flat_20', stripeTokens.admin);
+    expect(same.headers.get('location')).toBe('http://portal.test/portal/billing?subscribed=flat_20');
+    expect(stripeCalls).toHaveLength(0);
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: 'flat_20', is_premium: 'true' });
+  });
+
+  it("opens the customer's billing portal, returning to /portal/billing", async () => {
+    await setBilling(withStripe, ids.maple, { stripe_customer_id: 'cus_portal' });
+    stripeAnswer = { status: 200, body: { url: 'https://billing.stripe.test/p/session' } };
+    const answer = await portal(withStripe, ids.maple, stripeTokens.admin);
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toBe('https://billing.stripe.test/p/session');
+    expect(stripeCalls).toEqual([
+      {
+        method: 'POST',
+        path: '/v1/billing_portal/sessions',
+        authorization: `Bearer ${secretKey}`,
+        fields: { customer: 'cus_portal', return_url: 'http://portal.test/portal/billing' },
+      },
+    ]);
+  });
+
+  it('explains that there is no subscription to manage before the first payment', async () => {
+    await setBilling(withStripe, ids.maple, { stripe_customer_id: null });
+    const answer = await portal(withStripe, ids.maple, stripeTokens.admin);
+    expect(answer.headers.get('location')).toBe(
+      'http://portal.test/portal/billing?billing_error=no-customer',
+    );
+    expect(stripeCalls).toHaveLength(0);
+  });
+});
+
+describe('POST /api/billing/stripe/webhook', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  const send = (payload: string, signature: string | undefined) =>
+    withStripe.app.request('/api/billing/stripe/webhook', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(signature ? { 'stripe-signature': signature } : {}),
+      },
+      body: payload,
+    });
+  const completed = (orgId: number, plan = 'flat_20', customer = 'cus_new') =>
+    JSON.stringify({
+      id: 'evt_1',
+      type: 'checkout.session.completed',
+      data: {
+        object: {
+          client_reference_id: String(orgId),
+          customer,
+          metadata: { plan, organization_id: String(orgId) },
+        },
+      },
+    });
+
+  it('makes the organization premium on its plan when checkout completes', async () => {
+    await setBilling(withStripe, ids.maple, {
+      plan: '',
+      is_premium: 'false',
+      stripe_customer_id: null,
+      cancelled_at: new Date(),
+    });
+    const payload = completed(ids.maple);
+    const answer = await send(payload, stripeSignatureHeader(webhookSecret, payload, now()));
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ received: true });
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({
+      plan: 'flat_20',
+      is_premium: 'true',
+      stripe_customer_id: 'cus_new',
+      cancelled_at: null,
+    });
+  });
+
+  it('refuses a bad signature, another secret, a missing header and an old (replayed) timestamp', async () => {
+    await setBilling(withStripe, ids.maple, { plan: '', is_premium: 'false' });
+    const payload = completed(ids.maple);
+    const valid = stripeSignatureHeader(webhookSecret, payload, now());
+    const attempts = [
+      valid.replace(/v1=(.)/, (_, c: string) => `v1=${c === '0' ? '1' : '0'}`),
+      stripeSignatureHeader('whsec_someone_else', payload, now()),
+      undefined,
+      'garbage',
+      stripeSignatureHeader(webhookSecret, payload, now() - 6 * 60),
+    ];
+    for (const signature of attempts) {
+      const answer = await send(payload, signature);
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({ message: 'Invalid Stripe signature' });
+    }
+    // A signature over another body does not carry over to a tampered one.
+    const tampered = completed(ids.maple, 'flat_200');
+    expect((await send(tampered, valid)).status).toBe(400);
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
+  });
+
+  it('refuses a signed event it cannot read, and acknowledges events it does not act on', async () => {
+    const garbled = '{"type":"checkout.session.completed","data":{}}';
+    expect((await send(garbled, stripeSignatureHeader(webhookSecret, garbled, now()))).status).toBe(400);
+    const other = JSON.stringify({ type: 'invoice.paid', data: { object: {} } });
+    const answer = await send(other, stripeSignatureHeader(webhookSecret, other, now()));
+    expect(answer.status).toBe(200);
+  });
+
+  it('takes premium away when the subscription ends (a chapter falls back on its parent)', async () => {
+    await setBilling(withStripe, ids.maple, {
+      plan: 'elig_5',
+      is_premium: 'true',
+      stripe_customer_id: 'cus_end',
+    });
+    await setBilling(withStripe, ids.northShore, {
+      plan: 'flat_10',
+      is_premium: 'true',
+      stripe_customer_id: 'cus_chapter',
+    });
+    for (const customer of ['cus_end', 'cus_chapter']) {
+      const payload = JSON.stringify({
+        type: 'customer.subscription.deleted',
+        data: { object: { customer, cancellation_details: { reason: 'cancellation_requested' } } },
+      });
+      expect((await send(payload, stripeSignatureHeader(webhookSecret, payload, now()))).status).toBe(200);
+    }
+    const maple = await billingOf(withStripe, ids.maple);
+    expect(maple).toMatchObject({ plan: '', is_premium: 'false', cancel_reason: 'cancellation_requested' });
+    expect(maple?.cancelled_at).toBeInstanceOf(Date);
+    expect(await billingOf(withStripe, ids.northShore)).toMatchObject({ plan: '', is_premium: 'parent' });
+  });
+});
+
+describe('payment provider settings', () => {
+  const base = { DATA_DIR: '/tmp/twofold-billing-config', JWT_SECRET: 'x'.repeat(40) };
+
+  it('leave card payments off unless STRIPE_SECRET_KEY is set', () => {
+    expect(loadConfig(base).stripe).toBeUndefined();
+    expect(loadConfig({ ...base, STRIPE_PRICE_FLAT_20: 'price_1' }).stripe).toBeUndefined();
+  });
+
+  it('read the key, the API base, the webhook secret and one price per paid plan', () => {
+    const config = loadConfig({
+      ...base,
+      STRIPE_SECRET_KEY: 'rk_live_abc123',
+      STRIPE_API_BASE: 'http://127.0.0.1:12111/',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh',
+      STRIPE_PRICE_FLAT_20: 'price_20',
+      STRIPE_PRICE_ELIG_5: 'price_e5',
+    });
+    expect(config.stripe).toEqual({
+      secretKey: 'rk_live_abc123',
+      apiBase: 'http://127.0.0.1:12111',
+      webhookSecret: 'whsec_abcdefgh',
+      prices: { flat_20: 'price_20', elig_5: 'price_e5' },
+    });
+    expect(loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1' }).stripe?.apiBase).toBe(
+      'https://api.stripe.com',
+    );
+  });
+
+  it('stop the server on a malformed setting, naming it', () => {
+    expect(() => loadConfig({ ...base, STRIPE_SECRET_KEY: 'pk_test_publishable' })).toThrow(
+      'Invalid environment variable STRIPE_SECRET_KEY',
+    );
+    expect(() =>
+      loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_FLAT_5: 'price 5' }),
+    ).toThrow('Invalid environment variable STRIPE_PRICE_FLAT_5');
+  });
+});

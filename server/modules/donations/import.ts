@@ -1,0 +1,494 @@
+import { and, eq, gte, inArray, lte, or, sql } from 'drizzle-orm';
+import type { MatchMethod, ProgramState } from '../../../src/contract/companies.ts';
+import {
+  type ImportMap,
+  type ImportRowError,
+  type ImportTestResponse,
+  type ImportUploadResponse,
+  importMessages,
+  mappingProblem,
+  maxImportBytes,
+} from '../../../src/contract/donation-import.ts';
+import { isStatusId, type StatusId, statuses, statusIdOf } from '../../../src/contract/statuses.ts';
+import type { Db, Queryable, Tx } from '../../db/client.ts';
+import { companies, donationStatusHistory, donations, donors, organizations } from '../../db/schema.ts';
+import { HttpError } from '../../http/errors.ts';
+import { type NotificationLinks, notifyMatches } from '../notifications/notifications.service.ts';
+import { descendantIds } from '../permissions/permissions.service.ts';
+import {
+  type ImportRowValues,
+  type ImportTable,
+  parseMapField,
+  proposeMap,
+  readRow,
+  readTable,
+} from './import-parse.ts';
+import { estimatedMatchCents, resolveStatus } from './status-resolution.ts';
+
+/**
+ * The donation file import (spec: "POST /api/organization/{id}/donation/import-file/Test … Response:
+ * map, sample, organization" and "…/Upload, form data: donations, type=Upload, opt_in, no_company,
+ * map"). Test reads and checks every row and writes nothing; Upload creates the readable,
+ * non-duplicate rows in one transaction, the way POST donation creates one match: donors found by
+ * organization and email, the status resolved from the organization and the catalogue company,
+ * a status-history row by the user.
+ *
+ * The options:
+ * - opt_in (Test: sendOptInEmail): the donor must opt in before their company is contacted, so a
+ *   match whose resolved status asks the donor to act (5 e-sign, 6 sign on paper, 7 submit in the
+ *   company portal, 8 notify the company) starts at 24 Awaiting Donor Opt-In instead.
+ * - no_company (Test: emailForEmployer): rows without a company are imported at 23 Missing
+ *   Company Hold (the donor is emailed for their employer); without it they are reported as errors.
+ */
+
+export type ImportOptions = { optIn: boolean; noCompany: boolean };
+
+/** The statuses that ask the donor to act, which opt_in holds at 24 Awaiting Donor Opt-In. */
+export const donorActionStatuses: readonly number[] = [
+  statusIdOf.donorToESign,
+  statusIdOf.originalSignatureOnly,
+  statusIdOf.donorToSubmitInPortal,
+  statusIdOf.donorToNotifyCompany,
+];
+
+/** 24 Awaiting Donor Opt-In. */
+const awaitingOptIn: StatusId = 24;
+
+type OrgRow = {
+  id: number;
+  name: string;
+  ein: string | null;
+  deactivated: boolean;
+  complete: boolean;
+  type: string;
+};
+type CompanyRow = typeof companies.$inferSelect;
+
+/** A row ready to be created. */
+type Planned = ImportRowValues & { organizationId: number; company: CompanyRow | null; status: StatusId };
+
+type Plan = {
+  table: ImportTable;
+  map: ImportMap;
+  organization: ImportTestResponse['organization'];
+  hasChildren: boolean;
+  ready: Planned[];
+  duplicates: number;
+  errors: ImportRowError[];
+};
+
+const digits = (text: string | null) => (text ?? '').replace(/\D/g, '');
+const chunks = <T>(items: T[], size: number) =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+async function organizationTree(db: Queryable, orgId: number): Promise<OrgRow[]> {
+  const ids = [orgId, ...(await descendantIds(db, orgId))];
+  const rows = await db
+    .select({
+      id: organizations.id,
+      name: organizations.name,
+      ein: organizations.ein,
+      deactivated: organizations.rule_deactivated,
+      complete: organizations.complete,
+      type: organizations.type,
+    })
+    .from(organizations)
+    .where(inArray(organizations.id, ids));
+  // The organization itself first, then its chapters by name.
+  return rows.sort((a, b) => (a.id === orgId ? -1 : b.id === orgId ? 1 : a.name.localeCompare(b.name)));
+}
+
+/** The organization a row goes to: its organization_id, organization_name or EIN, among the organization and its chapters. */
+function routeRow(row: ImportRowValues, tree: OrgRow[], hasChildren: boolean): OrgRow | string {
+  if (row.organizationId !== null) {
+    const found = tree.find((o) => o.id === row.organizationId);
+    return found ?? `Organization ${row.organizationId} is not this organization or one of its chapters`;
+  }
+  if (row.organizationName !== null) {
+    const name = row.organizationName.toLowerCase();
+    const found = tree.find((o) => o.name.trim().toLowerCase() === name);
+    return (
+      found ?? `Unknown organization '${row.organizationName}': not this organization or one of its chapters`
+    );
+  }
+  if (row.ein !== null) {
+    const found = tree.filter((o) => digits(o.ein) !== '' && digits(o.ein) === digits(row.ein));
+    if (found.length === 1 && found[0]) return found[0];
+    if (found.length === 0) return `EIN ${row.ein} is not this organization's or one of its chapters'`;
+  }
+  if (hasChildren) return 'Missing organization name';
+  // biome-ignore lint/style/noNonNullAssertion: the tree always holds the organization itself.
+  return tree[0]!;
+}
+
+/** What identifies a gift without a transaction id: organization, donor, amount and (UTC) day. */
+const fingerprint = (org: number, email: string | null, name: string | null, cents: number, day: Date) =>
+  [
+    org,
+    email ? `e:${email.toLowerCase()}` : `n:${(name ?? '').trim().toLowerCase()}`,
+    cents,
+    day.toISOString().slice(0, 10),
+  ].join('\u0000');
+
+const statusByName = new Map(Object.entries(statuses).map(([id, name]) => [name.toLowerCase(), Number(id)]));
+
+/** Reads the file, applies the map, and sorts every row into ready, duplicate or error. */
+async function plan(
+  db: Queryable,
+  orgId: number,
+  file: File,
+  mapText: string | undefined,
+  options: ImportOptions,
+): Promise<Plan> {
+  // The body limit leaves room for the multipart envelope; the file itself gets exactly 10 MB.
+  if (file.size > maxImportBytes) throw new HttpError(413, importMessages.tooLarge);
+  const table = readTable(file.name, new Uint8Array(await file.arrayBuffer()));
+  const map =
+    mapText === undefined || mapText.trim() === ''
+      ? proposeMap(table.headers)
+      : parseMapField(mapText, table.headers);
+  const tree = await organizationTree(db, orgId);
+  const self = tree.find((o) => o.id === orgId);
+  if (!self) throw new HttpError(404, `Organization with id ${orgId} not found`);
+  const hasChildren = tree.length > 1;
+  const organization = {
+    id: self.id,
+    name: self.name,
+    children: tree.filter((o) => o.id !== orgId).map((o) => ({ id: o.id, name: o.name })),
+  };
+
+  const errors: ImportRowError[] = [];
+  const read: Array<ImportRowValues & { org: OrgRow }> = [];
+  for (const row of table.rows) {
+    const values = readRow(row, map);
+    if ('reason' in values) {
+      errors.push({ row: values.line, reason: values.reason });
+      continue;
+    }
+    const org = routeRow(values, tree, hasChildren);
+    if (typeof org === 'string') errors.push({ row: values.line, reason: org });
+    else read.push({ ...values, org });
+  }
+
+  // One query for the catalogue companies named or numbered in the file.
+  const names = [...new Set(read.flatMap((r) => (r.companyName ? [r.companyName.toLowerCase()] : [])))];
+  const ids = [...new Set(read.flatMap((r) => (r.companyId !== null ? [r.companyId] : [])))];
+  const found =
+    names.length || ids.length
+      ? await db
+          .select()
+          .from(companies)
+          .where(
+            or(
+              names.length ? inArray(sql`lower(${companies.name})`, names) : undefined,
+              ids.length ? inArray(companies.id, ids) : undefined,
+            ),
+          )
+      : [];
+  const byName = new Map(found.map((c) => [c.name.toLowerCase(), c]));
+  const byId = new Map(found.map((c) => [c.id, c]));
+
+  // One query for the transaction ids the organizations already hold.
+  const transactionIds = [...new Set(read.flatMap((r) => (r.transactionId ? [r.transactionId] : [])))];
+  const existing = new Set<string>();
+  for (const part of chunks(transactionIds, 1000)) {
+    const rows = await db
+      .select({ org: donations.organization_id, transaction_id: donations.transaction_id })
+      .from(donations)
+      .where(
+        and(
+          inArray(
+            donations.organization_id,
+            tree.map((o) => o.id),
+          ),
+          inArray(donations.transaction_id, part),
+        ),
+      );
+    for (const r of rows) existing.add(`${r.org}\u0000${r.transaction_id}`);
+  }
+
+  // Rows without a transaction id are matched on what they say instead: the same organization,
+  // donor (email, else name), amount and day as a match already stored. One query, bounded by the
+  // file's days and amounts.
+  const untracked = read.filter((r) => !r.transactionId);
+  const stored = new Set<string>();
+  if (untracked.length > 0) {
+    const days = untracked.map((r) => r.donatedAt.getTime());
+    const from = new Date(Math.min(...days) - 86_400_000);
+    const to = new Date(Math.max(...days) + 86_400_000);
+    const amounts = [...new Set(untracked.map((r) => r.amountCents))];
+    for (const part of chunks(amounts, 1000)) {
+      const rows = await db
+        .select({
+          org: donations.organization_id,
+          amount: donations.amount_cents,
+          donated_at: donations.donated_at,
+          name: donors.name,
+          email: donors.email,
+        })
+        .from(donations)
+        .leftJoin(donors, eq(donors.id, donations.donor_id))
+        .where(
+          and(
+            inArray(
+              donations.organization_id,
+              tree.map((o) => o.id),
+            ),
+            inArray(donations.amount_cents, part),
+            gte(donations.donated_at, from),
+            lte(donations.donated_at, to),
+          ),
+        );
+      for (const r of rows) stored.add(fingerprint(r.org, r.email, r.name, r.amount, r.donated_at));
+    }
+  }
+
+  const ready: Planned[] = [];
+  let duplicates = 0;
+  for (const row of read) {
+    const fail = (reason: string) => errors.push({ row: row.line, reason });
+    let company: CompanyRow | null = null;
+    if (row.companyId !== null) {
+      company = byId.get(row.companyId) ?? null;
+      if (!company) {
+        fail(`Unknown company ID ${row.companyId}`);
+        continue;
+      }
+    } else if (row.companyName) company = byName.get(row.companyName.toLowerCase()) ?? null;
+    if (!company && !row.companyName && !options.noCompany) {
+      fail('Missing company: choose to import rows without a company to hold them at Missing Company Hold');
+      continue;
+    }
+    let status: StatusId;
+    if (row.statusId !== null) {
+      if (!isStatusId(row.statusId)) {
+        fail(`Unknown status ID ${row.statusId}`);
+        continue;
+      }
+      status = row.statusId;
+    } else if (row.statusName !== null) {
+      const id = statusByName.get(row.statusName.toLowerCase());
+      if (id === undefined || !isStatusId(id)) {
+        fail(`Unknown status '${row.statusName}'`);
+        continue;
+      }
+      status = id;
+    } else {
+      status = resolveStatus({
+        organization: row.org,
+        company: company && {
+          program: company.program as ProgramState,
+          match_method: company.match_method as MatchMethod | null,
+          minimum_match_cents: company.minimum_match_cents,
+          excluded_organization_types: company.excluded_organization_types,
+        },
+        amount_cents: row.amountCents,
+        recurring: false,
+      });
+      if (options.optIn && donorActionStatuses.includes(status)) status = awaitingOptIn;
+    }
+    if (row.transactionId) {
+      const key = `${row.org.id}\u0000${row.transactionId}`;
+      if (existing.has(key)) {
+        duplicates += 1;
+        continue;
+      }
+      // A transaction id repeated further down the file is a duplicate of the first.
+      existing.add(key);
+    } else if (
+      stored.has(fingerprint(row.org.id, row.donorEmail, row.donorName, row.amountCents, row.donatedAt))
+    ) {
+      duplicates += 1;
+      continue;
+    }
+    ready.push({ ...row, organizationId: row.org.id, company, status });
+  }
+  errors.sort((a, b) => a.row - b.row);
+  return { table, map, organization, hasChildren, ready, duplicates, errors };
+}
+
+/** spec: "…/import-file/Test … Response: map, sample, organization". Nothing is written. */
+export async function testImport(
+  db: Queryable,
+  orgId: number,
+  file: File,
+  mapText: string | undefined,
+  options: ImportOptions,
+): Promise<ImportTestResponse> {
+  const result = await plan(db, orgId, file, mapText, options);
+  return {
+    map: result.map,
+    headers: result.table.headers,
+    original_headers: result.table.originalHeaders,
+    sample: result.table.rows.slice(0, 5).map((r) => r.cells),
+    rows: result.table.rows.length,
+    errors: result.errors,
+    ready: result.ready.length,
+    duplicates: result.duplicates,
+    organization: result.organization,
+  };
+}
+
+/** Finds or creates the donors of the rows (by organization and email; one without email is new). */
+async function donorIds(tx: Tx, rows: Planned[]): Promise<number[]> {
+  const keyOf = (r: Planned) => (r.donorEmail ? `${r.organizationId}\u0000${r.donorEmail}` : null);
+  const known = new Map<string, number>();
+  const emails = [...new Set(rows.flatMap((r) => (r.donorEmail ? [r.donorEmail] : [])))];
+  const orgIds = [...new Set(rows.map((r) => r.organizationId))];
+  for (const part of chunks(emails, 1000)) {
+    const found = await tx
+      .select({ id: donors.id, org: donors.organization_id, email: donors.email })
+      .from(donors)
+      .where(and(inArray(donors.organization_id, orgIds), inArray(donors.email, part)));
+    for (const d of found) known.set(`${d.org}\u0000${d.email}`, d.id);
+  }
+  // As POST donation does, a known donor takes the name the file gives (the last row's).
+  const renamed = new Map<number, { name: string; phone: string | null }>();
+  for (const r of rows) {
+    const key = keyOf(r);
+    const id = key ? known.get(key) : undefined;
+    if (id !== undefined && r.donorName) renamed.set(id, { name: r.donorName, phone: r.donorPhone });
+  }
+  for (const part of chunks([...renamed], 1000)) {
+    const values = sql.join(
+      part.map(([id, v]) => sql`(${id}::int, ${v.name}::text, ${v.phone}::text)`),
+      sql`, `,
+    );
+    await tx.execute(
+      sql`update ${donors} set name = v.name, phone = coalesce(v.phone, ${donors.phone}), updated_at = now()
+          from (values ${values}) as v(id, name, phone) where ${donors.id} = v.id`,
+    );
+  }
+  // New donors: one per email (the first row's name), one per row without an email.
+  const fresh: Array<{ key: string | null; row: Planned }> = [];
+  const pending = new Set<string>();
+  for (const r of rows) {
+    const key = keyOf(r);
+    if (key && (known.has(key) || pending.has(key))) continue;
+    if (key) pending.add(key);
+    fresh.push({ key, row: r });
+  }
+  const newIds: number[] = [];
+  for (const part of chunks(fresh, 1000)) {
+    const inserted = await tx
+      .insert(donors)
+      .values(
+        part.map(({ row }) => ({
+          organization_id: row.organizationId,
+          name: row.donorName,
+          email: row.donorEmail,
+          phone: row.donorPhone,
+        })),
+      )
+      .returning({ id: donors.id });
+    newIds.push(...inserted.map((d) => d.id));
+  }
+  if (newIds.length !== fresh.length) throw new Error('donor insert returned fewer rows');
+  const byRow = new Map<Planned, number>();
+  fresh.forEach(({ key, row }, i) => {
+    // biome-ignore lint/style/noNonNullAssertion: lengths checked above.
+    const id = newIds[i]!;
+    if (key) known.set(key, id);
+    else byRow.set(row, id);
+  });
+  return rows.map((r) => {
+    const key = keyOf(r);
+    const id = key ? known.get(key) : byRow.get(r);
+    if (id === undefined) throw new Error('a row has no donor');
+    return id;
+  });
+}
+
+/** Rows per multi-row insert: well under PostgreSQL's 65535 parameters. */
+const insertBatch = 1000;
+
+/**
+ * spec: "…/import-file/Upload". The map is checked first (the spec's mapping messages), then the
+ * ready rows are created in one transaction: all of them or, on any failure, none.
+ */
+export async function uploadImport(
+  db: Db,
+  orgId: number,
+  userId: number,
+  file: File,
+  mapText: string | undefined,
+  options: ImportOptions,
+  /** Given, the donors of the new matches are emailed as POST donation does (one each a week). */
+  links?: NotificationLinks,
+): Promise<ImportUploadResponse> {
+  if (mapText === undefined || mapText.trim() === '') throw new HttpError(400, importMessages.badMap);
+  const result = await plan(db, orgId, file, mapText, options);
+  const problem = mappingProblem(result.map, result.hasChildren);
+  if (problem) throw new HttpError(400, problem);
+  const rows = result.ready;
+  if (rows.length > 0)
+    try {
+      await db.transaction(async (tx) => {
+        const donorIdOf = await donorIds(tx, rows);
+        for (const [index, part] of chunks(rows, insertBatch).entries()) {
+          const inserted = await tx
+            .insert(donations)
+            .values(
+              part.map((r, i) => ({
+                organization_id: r.organizationId,
+                // biome-ignore lint/style/noNonNullAssertion: one donor per row.
+                donor_id: donorIdOf[index * insertBatch + i]!,
+                company_id: r.company?.id ?? null,
+                company_name: r.company?.name ?? r.companyName,
+                amount_cents: r.amountCents,
+                matched_cents: estimatedMatchCents(
+                  r.status,
+                  r.amountCents,
+                  r.company && {
+                    match_ratio: Number(r.company.match_ratio),
+                    maximum_match_cents: r.company.maximum_match_cents,
+                  },
+                ),
+                donated_at: r.donatedAt,
+                transaction_id: r.transactionId,
+                status_id: r.status,
+                custom: r.custom,
+              })),
+            )
+            .returning({ id: donations.id, status_id: donations.status_id });
+          await tx.insert(donationStatusHistory).values(
+            inserted.map((d) => ({
+              donation_id: d.id,
+              from_status_id: null,
+              to_status_id: d.status_id,
+              user_id: userId,
+            })),
+          );
+          const ids = inserted.map((d) => d.id);
+          if (links) await notifyMatches(tx, ids, links);
+        }
+      });
+    } catch (error) {
+      // Another upload of the same rows committed first: the unique transaction id refused ours.
+      if (
+        (error as { code?: string }).code === '23505' ||
+        (error as { cause?: { code?: string } }).cause?.code === '23505'
+      )
+        throw new HttpError(
+          409,
+          'Some of these donations were imported by another upload meanwhile. Test the file again.',
+        );
+      throw error;
+    }
+  return {
+    message: importMessages.uploaded,
+    created: rows.length,
+    duplicates: result.duplicates,
+    errors: result.errors,
+  };
+}
+
+/** Checks the Upload call's own fields, then runs it. */
+export function uploadType(type: string | undefined): void {
+  if (type !== undefined && type !== 'Upload') throw new HttpError(400, "type must be 'Upload'");
+}
+
+/** True/false form values: 'true', '1', 'on', 'yes' are true. */
+export function formFlag(value: string | undefined): boolean {
+  return value !== undefined && ['true', '1', 'on', 'yes'].includes(value.trim().toLowerCase());
+}

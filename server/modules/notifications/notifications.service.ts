@@ -1,0 +1,281 @@
+import { randomBytes } from 'node:crypto';
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import type { Donation } from '../../../src/contract/donations.ts';
+import type { Queryable } from '../../db/client.ts';
+import {
+  companies,
+  donationNotifications,
+  donations,
+  donors,
+  organizations,
+  outbox,
+} from '../../db/schema.ts';
+import { HttpError } from '../../http/errors.ts';
+import { type DonorMatchStatus, donorMatchMail } from '../../mail/templates.ts';
+import { hashToken } from '../auth/tokens.ts';
+
+export const notificationMessages = { notFound: 'Notification not found' } as const;
+
+/**
+ * The statuses a donor is emailed about, and why: the donor has something to do, or should know
+ * why their gift will not be matched. The spec's email templates (section 3: "7 CSR vendor
+ * portal; 8 manual email matching; 9 policy incomplete; 10 below minimum; 11 against policy; 23
+ * match requested without company name; 19 no matching program; 24 donor opt-in; 15 direct
+ * debit only") plus the two signature statuses, where the donor signs.
+ *
+ * | status                                          | the email tells the donor                              |
+ * |-------------------------------------------------|--------------------------------------------------------|
+ * | 5 Donor to E-Sign Form                          | watch for the e-signature form and sign it             |
+ * | 6 Original Signature Only                       | the company needs a hand-signed form                   |
+ * | 7 Donor to Submit in Company Portal             | submit the gift in the company's portal (guide, URL)   |
+ * | 8 Donor to Notify Company                       | tell the company's matching gift team                  |
+ * | 9 Company Policy Incomplete                     | ask how the company matches; correct the request       |
+ * | 10 Below Company Minimum                        | the minimum; gifts may be combined; correct the request|
+ * | 11 Against Company Policy                       | the policy excludes the nonprofit; correct the request |
+ * | 15 Donation Can't Be Matched Outside Company Site | give through the company's site next time            |
+ * | 19 Company Has No Matching Program              | no program known; correct the request                  |
+ * | 23 Missing Company Hold                         | add your employer                                      |
+ * | 24 Awaiting Donor Opt-In                        | review the request to go ahead                         |
+ *
+ * Not emailed: statuses where the nonprofit acts (2, 3), where the match has moved on (1, 4, 13,
+ * 16, 20, 21, 25, 28), a recurring hold (22, a later gift of the series is submitted), and the
+ * nonprofit's own state (14 disabled, 17 registration incomplete).
+ */
+export const notifiedStatuses: ReadonlySet<number> = new Set<DonorMatchStatus>([
+  5, 6, 7, 8, 9, 10, 11, 15, 19, 23, 24,
+]);
+
+/** spec: "Notification emails are sent at most weekly" — per donor (email) and organization. */
+export const notificationIntervalDays = 7;
+
+/** Where the links in a donor email point: the public origin and the support address (from config). */
+export type NotificationLinks = { publicUrl: string; supportEmail: string };
+
+/** The path of the open-tracking image of a notification. */
+export const openPixelPath = (token: string) => `/api/notification/open.gif?t=${token}`;
+
+/**
+ * Emails the donors of these matches about their current status, in the caller's transaction
+ * (the outbox row and the notification record commit with the change that caused them). A match
+ * is skipped, with nothing recorded, when its status calls for no email, it is silenced, its
+ * donor has no email, its organization is deactivated, emails only donors who named an employer
+ * (email_who 'company') and it has none, the gift is below the organization's email_min (whole
+ * dollars), or its donor was emailed by the organization within the last week. Several matches
+ * of one donor in one call send one email (the first match's).
+ */
+export async function notifyMatches(
+  tx: Queryable,
+  donationIds: readonly number[],
+  links: NotificationLinks,
+): Promise<number[]> {
+  if (donationIds.length === 0) return [];
+  const rows = await tx
+    .select({
+      id: donations.id,
+      organization_id: donations.organization_id,
+      status_id: donations.status_id,
+      silenced: donations.silenced,
+      amount_cents: donations.amount_cents,
+      matched_cents: donations.matched_cents,
+      donated_at: donations.donated_at,
+      company_id: donations.company_id,
+      company_name: donations.company_name,
+      donor_name: donors.name,
+      donor_email: donors.email,
+      organization_name: organizations.name,
+      deactivated: organizations.rule_deactivated,
+      email_who: organizations.email_who,
+      email_min: organizations.email_min,
+      catalogue_name: companies.name,
+      company_url: companies.url,
+      company_guide: companies.guide,
+      minimum_match_cents: companies.minimum_match_cents,
+      maximum_match_cents: companies.maximum_match_cents,
+    })
+    .from(donations)
+    .innerJoin(organizations, eq(organizations.id, donations.organization_id))
+    .leftJoin(donors, eq(donors.id, donations.donor_id))
+    .leftJoin(companies, eq(companies.id, donations.company_id))
+    .where(inArray(donations.id, [...new Set(donationIds)]))
+    .orderBy(donations.id);
+
+  const candidates = rows.flatMap((row) => {
+    const email = row.donor_email?.trim().toLowerCase();
+    const company = row.catalogue_name ?? (row.company_name?.trim() || null);
+    if (!email || !notifiedStatuses.has(row.status_id) || row.silenced || row.deactivated) return [];
+    if (row.email_who === 'company' && company === null) return [];
+    if (row.amount_cents < row.email_min * 100) return [];
+    return [{ row, email, company }];
+  });
+  if (candidates.length === 0) return [];
+
+  // One notifier per organization at a time, so two requests for the same donor cannot both find
+  // no email this week and both send one. Ordered ids: two callers never wait on each other in turn.
+  const orgIds = [...new Set(candidates.map((c) => c.row.organization_id))].sort((a, b) => a - b);
+  for (const orgId of orgIds)
+    await tx.execute(sql`select pg_advisory_xact_lock(${notifierLockSpace}::int, ${orgId}::int)`);
+
+  // Donors this organization emailed in the last week (the rows of this transaction included).
+  const recent = await tx
+    .selectDistinct({ org: donationNotifications.organization_id, email: donationNotifications.to_email })
+    .from(donationNotifications)
+    .where(
+      and(
+        inArray(donationNotifications.organization_id, orgIds),
+        inArray(donationNotifications.to_email, [...new Set(candidates.map((c) => c.email))]),
+        gt(donationNotifications.created_at, sql`now() - make_interval(days => ${notificationIntervalDays})`),
+      ),
+    );
+  const emailed = new Set(recent.map((r) => `${r.org}\u0000${r.email}`));
+
+  const planned = candidates.flatMap(({ row, email, company }) => {
+    const key = `${row.organization_id}\u0000${email}`;
+    if (emailed.has(key)) return [];
+    emailed.add(key);
+    const faq = new URL('/portal/faq', links.publicUrl);
+    faq.searchParams.set('di', String(row.id));
+    faq.searchParams.set('de', email);
+    if (company) faq.searchParams.set('cn', company);
+    const process = faqProcess[row.status_id];
+    if (process) faq.searchParams.set(process, '1');
+    const status = row.status_id as DonorMatchStatus;
+    const facts = {
+      to: email,
+      donorName: row.donor_name,
+      organizationName: row.organization_name,
+      companyName: company,
+      companyUrl: row.company_url,
+      companyGuide: row.company_guide,
+      minimumMatchCents: row.minimum_match_cents,
+      maximumMatchCents: row.maximum_match_cents,
+      amountCents: row.amount_cents,
+      donatedAt: row.donated_at,
+      matchedCents: row.matched_cents,
+      faqUrl: faq.toString(),
+      supportEmail: links.supportEmail,
+    };
+    const token = randomBytes(32).toString('base64url');
+    return [
+      {
+        row,
+        email,
+        token,
+        kept: donorMatchMail(status, facts),
+        sent: donorMatchMail(status, facts, `${links.publicUrl}${openPixelPath(token)}`),
+      },
+    ];
+  });
+
+  // Multi-row inserts: an import may email thousands of donors in its transaction. RETURNING
+  // gives the rows in the order of the VALUES list (the import's donor inserts rely on it too).
+  const created: number[] = [];
+  for (let start = 0; start < planned.length; start += insertBatch) {
+    const part = planned.slice(start, start + insertBatch);
+    const queued = await tx
+      .insert(outbox)
+      .values(
+        part.map(({ sent }) => ({ to: sent.to, subject: sent.subject, html: sent.html, text: sent.text })),
+      )
+      .returning({ id: outbox.id });
+    if (queued.length !== part.length) throw new Error('outbox insert returned fewer rows');
+    const inserted = await tx
+      .insert(donationNotifications)
+      .values(
+        part.map(({ row, email, token, kept }, i) => ({
+          donation_id: row.id,
+          organization_id: row.organization_id,
+          status_id: row.status_id,
+          to_email: email,
+          subject: kept.subject,
+          html: kept.html,
+          text: kept.text,
+          outbox_id: queued[i]?.id ?? null,
+          open_token_hash: hashToken(token),
+        })),
+      )
+      .returning({ id: donationNotifications.id });
+    created.push(...inserted.map((n) => n.id));
+  }
+  return created;
+}
+
+/** The first key of the notifier's advisory locks (the second is the organization id). */
+const notifierLockSpace = 7_401;
+
+/** Rows per multi-row insert: well under PostgreSQL's 65535 parameters. */
+const insertBatch = 500;
+
+/** The FAQ's process flag for a status, so the FAQ opens on the entries that apply to the donor. */
+const faqProcess: Partial<Record<number, string>> = {
+  5: 'esign',
+  6: 'paper',
+  7: 'portal',
+  8: 'contact',
+  15: 'direct',
+};
+
+/** spec: "notifications (id, created_at, subject, first_open)" of one match, newest first. */
+export async function notificationsOf(db: Queryable, donationId: number): Promise<Donation['notifications']> {
+  const rows = await db
+    .select({
+      id: donationNotifications.id,
+      created_at: donationNotifications.created_at,
+      subject: donationNotifications.subject,
+      first_open: donationNotifications.first_open,
+    })
+    .from(donationNotifications)
+    .where(eq(donationNotifications.donation_id, donationId))
+    .orderBy(desc(donationNotifications.created_at), desc(donationNotifications.id));
+  return rows.map((r) => ({
+    id: r.id,
+    created_at: r.created_at.toISOString(),
+    subject: r.subject,
+    first_open: r.first_open?.toISOString() ?? null,
+  }));
+}
+
+/**
+ * The open-tracking image was loaded: the first time sets first_open, later ones change nothing.
+ * An unknown token changes nothing either; the caller answers the same image whatever happened.
+ */
+export async function recordOpen(db: Queryable, token: string): Promise<void> {
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(token)) return;
+  await db
+    .update(donationNotifications)
+    .set({ first_open: sql`now()` })
+    .where(
+      and(
+        eq(donationNotifications.open_token_hash, hashToken(token)),
+        isNull(donationNotifications.first_open),
+      ),
+    );
+}
+
+/** The organization of a notification's match (the guard's lookup), or 404. */
+export async function notificationOrganization(db: Queryable, notificationId: number): Promise<number> {
+  const [row] = await db
+    .select({ organization_id: donations.organization_id })
+    .from(donationNotifications)
+    .innerJoin(donations, eq(donations.id, donationNotifications.donation_id))
+    .where(eq(donationNotifications.id, notificationId));
+  if (!row) throw new HttpError(404, notificationMessages.notFound);
+  return row.organization_id;
+}
+
+/** What was sent, for the portal's preview: the stored copy, which has no open-tracking image. */
+export async function notificationPreview(db: Queryable, notificationId: number) {
+  const [row] = await db
+    .select({
+      id: donationNotifications.id,
+      donation_id: donationNotifications.donation_id,
+      subject: donationNotifications.subject,
+      to: donationNotifications.to_email,
+      created_at: donationNotifications.created_at,
+      html: donationNotifications.html,
+      text: donationNotifications.text,
+    })
+    .from(donationNotifications)
+    .where(eq(donationNotifications.id, notificationId));
+  if (!row) throw new HttpError(404, notificationMessages.notFound);
+  return { ...row, created_at: row.created_at.toISOString() };
+}
