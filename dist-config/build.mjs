@@ -1,7 +1,7 @@
 // `npm run build`: the portal (dist/portal, shared chunks) and one self-contained minified ES
 // module per element (dist/elements/twofold-*.js), then the CSS leak check. Two cores on CI:
 // the builds run two at a time in this one process.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
@@ -10,6 +10,7 @@ import { checkShippedCss } from './check-css.mjs';
 import { elementNames } from './elements.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const syncStoreShim = fileURLToPath(new URL('./use-sync-external-store-shim.js', import.meta.url));
 const started = performance.now();
 
 function elementBuild(name) {
@@ -21,6 +22,11 @@ function elementBuild(name) {
     plugins: [react()],
     // Library mode leaves process.env alone; React needs its production build chosen here.
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    // The signals runtime asks for React 18's useSyncExternalStore shim, which on React 19 hands
+    // back React's own hook: take it from React directly and ship none of the fallback.
+    resolve: {
+      alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: syncStoreShim }],
+    },
     build: {
       outDir: join(root, 'dist', 'elements'),
       emptyOutDir: false,
@@ -29,8 +35,20 @@ function elementBuild(name) {
       target: 'es2022',
       minify: true,
       lib: { entry: join(root, 'elements', `${name}.ts`), formats: ['es'], fileName: () => `${name}.js` },
-      // build.minify does not minify ES library output; the bundler's own option does.
-      rolldownOptions: { output: { minify: true } },
+      rolldownOptions: {
+        // build.minify does not minify ES library output; the bundler's own option does.
+        // The licence notices go to dist/elements/LICENSES.txt (written below, linked from each
+        // file's first line) rather than repeated inside every element.
+        output: { minify: true, comments: false, postBanner: '/*! Licences: ./LICENSES.txt */' },
+        // The contract is schema declarations only: a module nothing is used from (the barrel
+        // re-exports every area) is left out instead of shipping every area's schemas.
+        // Schema factories (`z.object(...)`, `z.string().check(...)`) have no side effects: a schema
+        // the element never uses is dropped even when its module is in (the browser code never calls z.config).
+        treeshake: {
+          moduleSideEffects: [{ test: /[\\/]src[\\/]contract[\\/]/, sideEffects: false }],
+          manualPureFunctions: ['z'],
+        },
+      },
     },
   });
 }
@@ -50,6 +68,33 @@ await inPairs([
   () => build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' }),
   ...elementNames.map((name) => () => elementBuild(name)),
 ]);
+
+// The third-party code inside every element, and its licence (all MIT); @r2wc ships no licence
+// file, so its package.json's licence field stands for it.
+const bundled = [
+  'react',
+  'react-dom',
+  'scheduler',
+  '@r2wc/core',
+  '@r2wc/react-to-web-component',
+  'zod',
+  'ky',
+  '@preact/signals-core',
+  '@preact/signals-react',
+];
+const licences = bundled.map((name) => {
+  const dir = join(root, 'node_modules', name);
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const file = ['LICENSE', 'license', 'LICENSE.md'].map((f) => join(dir, f)).find((f) => existsSync(f));
+  const text = file
+    ? readFileSync(file, 'utf8').trim()
+    : `Licence: ${pkg.license} (see https://www.npmjs.com/package/${name})`;
+  return `${name} ${pkg.version}\n\n${text}`;
+});
+writeFileSync(
+  join(root, 'dist', 'elements', 'LICENSES.txt'),
+  `${licences.join(`\n\n${'-'.repeat(72)}\n\n`)}\n`,
+);
 
 const { files, failures } = checkShippedCss(root);
 if (failures.length) {

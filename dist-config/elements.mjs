@@ -8,6 +8,12 @@ export const elementNames = [
   'twofold-sidebar',
   'twofold-org-picker',
   'twofold-dashboard',
+  'twofold-donations',
   'twofold-organization-details',
   'twofold-toaster',
+  'twofold-match-dialog',
+  'twofold-faq',
+  'twofold-donor-match-update',
+  'twofold-match-request',
+  'twofold-billing',
 ];

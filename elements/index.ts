@@ -1,9 +1,15 @@
 /** Registers every Twofold element (the portal imports this; embedders may import single files). */
 
 export type { TwofoldEvent, TwofoldEventDetails, TwofoldEventName } from '../src/ui/events.ts';
+export { TwofoldBilling } from './twofold-billing.ts';
 export { TwofoldContact } from './twofold-contact.ts';
 export { TwofoldDashboard } from './twofold-dashboard.ts';
+export { TwofoldDonations } from './twofold-donations.ts';
+export { TwofoldDonorMatchUpdate } from './twofold-donor-match-update.ts';
+export { TwofoldFaq } from './twofold-faq.ts';
 export { TwofoldLogin } from './twofold-login.ts';
+export { TwofoldMatchDialog } from './twofold-match-dialog.ts';
+export { TwofoldMatchRequest } from './twofold-match-request.ts';
 export { TwofoldOrgPicker } from './twofold-org-picker.ts';
 export { TwofoldOrganizationDetails } from './twofold-organization-details.ts';
 export { TwofoldRegistration } from './twofold-registration.ts';

@@ -1,6 +1,6 @@
 import contactCss from '../src/features/contact/contact.css?inline';
 import { Contact } from '../src/features/contact/contact.tsx';
-import { defineElement } from './define-element.ts';
+import { definePublicElement } from './define-public-element.ts';
 
 /**
  * @summary The contact form: Name, Email, Organization, Subject and Message, with an invisible,
@@ -19,7 +19,7 @@ import { defineElement } from './define-element.ts';
  * @cssproperty --twofold-font-family - The typeface.
  * @cssproperty --twofold-radius - Corner radius of the card, fields and buttons.
  */
-export const TwofoldContact = defineElement('twofold-contact', Contact, {
+export const TwofoldContact = definePublicElement('twofold-contact', Contact, {
   styles: [contactCss],
 });
 

@@ -1,6 +1,6 @@
 import registrationCss from '../src/features/registration/registration.css?inline';
 import { Registration, type RegistrationProps } from '../src/features/registration/registration.tsx';
-import { defineElement } from './define-element.ts';
+import { definePublicElement } from './define-public-element.ts';
 
 /**
  * @summary Nonprofit registration: Organization Information (with suggestions of organizations
@@ -22,10 +22,14 @@ import { defineElement } from './define-element.ts';
  * @cssproperty --twofold-font-family - The typeface.
  * @cssproperty --twofold-radius - Corner radius of the card, fields and buttons.
  */
-export const TwofoldRegistration = defineElement<RegistrationProps>('twofold-registration', Registration, {
-  props: { supportEmail: 'string' },
-  styles: [registrationCss],
-});
+export const TwofoldRegistration = definePublicElement<RegistrationProps>(
+  'twofold-registration',
+  Registration,
+  {
+    props: { supportEmail: 'string' },
+    styles: [registrationCss],
+  },
+);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -17,9 +17,28 @@ declare module 'react' {
       }>;
       'twofold-org-picker': ElementProps<{ 'hide-single'?: 'true' | 'false' }>;
       'twofold-dashboard': ElementProps;
+      'twofold-donations': ElementProps;
       'twofold-organization-details': ElementProps<{ tab?: string }>;
       'twofold-registration': ElementProps<{ 'support-email'?: string }>;
       'twofold-contact': ElementProps;
+      'twofold-faq': ElementProps<{
+        partner?: string;
+        process?: string;
+        company?: string;
+        'match-id'?: string;
+        'donor-email'?: string;
+        'portal-base'?: string;
+      }>;
+      'twofold-donor-match-update': ElementProps<{ 'match-id'?: string }>;
+      'twofold-match-request': ElementProps<{
+        organization?: string;
+        amount?: string;
+        'donated-at'?: string;
+        'transaction-id'?: string;
+        'donor-name'?: string;
+        'donor-email'?: string;
+      }>;
+      'twofold-billing': ElementProps<{ view?: 'plans' | 'stripe-setup' }>;
       'twofold-toaster': ElementProps;
     }
   }

@@ -13,8 +13,10 @@ import {
   Routes,
   useLocation,
   useNavigate,
+  useParams,
   useSearchParams,
 } from 'react-router';
+import { NotificationPreview } from '../../src/features/notification-preview/notification-preview.tsx';
 import { setNavigate } from '../../src/state/navigation.ts';
 import { startOrganization } from '../../src/state/organization.ts';
 import {
@@ -130,6 +132,46 @@ function OrganizationDetailsPage() {
   return <twofold-organization-details key={key} tab={params.get('tab') ?? 'basic'} />;
 }
 
+/** spec: "Public FAQ (/portal/faq)": no sidebar, no sign-in; a new query string starts it afresh. */
+function FaqPage() {
+  const { search } = useLocation();
+  return (
+    <PublicPage>
+      <twofold-faq key={search} />
+    </PublicPage>
+  );
+}
+
+/** spec: "Public route /portal/donor-match-update/{match_id}": no sidebar, no sign-in (the donor has a link). */
+function DonorMatchUpdatePage() {
+  const { matchId = '' } = useParams();
+  return (
+    <PublicPage>
+      <twofold-donor-match-update key={matchId} match-id={matchId} />
+    </PublicPage>
+  );
+}
+
+/** spec (part 1, section 1): "A public matching page exists per organization, at /match/{slug}". */
+function MatchPage() {
+  const { slug = '' } = useParams();
+  return (
+    <PublicPage>
+      <twofold-match-request key={slug} organization={slug} />
+    </PublicPage>
+  );
+}
+
+/** spec (section 2): the match dialog's Preview link opens /preview-notification/{id} in a new tab (signed in). */
+function NotificationPreviewPage() {
+  const { id = '' } = useParams();
+  return (
+    <RequireAuth>
+      <NotificationPreview key={id} id={id} />
+    </RequireAuth>
+  );
+}
+
 function PublicPage({ children }: { children: ReactNode }) {
   return <main className="portal-public">{children}</main>;
 }
@@ -187,6 +229,10 @@ function App() {
               </PublicPage>
             }
           />
+          <Route path="/portal/faq" element={<FaqPage />} />
+          <Route path="/portal/donor-match-update/:matchId" element={<DonorMatchUpdatePage />} />
+          <Route path="/match/:slug" element={<MatchPage />} />
+          <Route path="/preview-notification/:id" element={<NotificationPreviewPage />} />
           <Route
             path="/portal"
             element={
@@ -196,7 +242,10 @@ function App() {
             }
           >
             <Route index element={<twofold-dashboard />} />
+            <Route path="donations" element={<twofold-donations />} />
             <Route path="organization-details" element={<OrganizationDetailsPage />} />
+            <Route path="billing" element={<twofold-billing key="plans" />} />
+            <Route path="stripe-setup" element={<twofold-billing key="stripe-setup" view="stripe-setup" />} />
             <Route path="*" element={<NotFound />} />
           </Route>
           <Route

@@ -1,7 +1,7 @@
 import ky, { HTTPError, TimeoutError } from 'ky';
 import type * as z from 'zod/mini';
 import { navigate } from '../state/navigation.ts';
-import { authToken, clearToken } from '../state/token.ts';
+import { currentToken, storeToken } from '../state/token-store.ts';
 
 /** spec (part 1, section 8, Request errors), word for word. */
 export const requestMessages = {
@@ -56,6 +56,8 @@ export interface RequestOptions {
   authenticated?: boolean;
   /** Extra request headers (registration sends its csrf token as bearer and as X-CSRF-Token). */
   headers?: Record<string, string>;
+  /** How often a failed GET is tried again (default 2); 0 for a GET that sends an email. */
+  retries?: number;
 }
 
 /**
@@ -97,7 +99,7 @@ async function respond(path: string, options: RequestOptions): Promise<Response>
   const method = options.method ?? 'get';
   const authenticated = options.authenticated ?? true;
   const headers: Record<string, string> = { ...options.headers };
-  const token = authToken.value;
+  const token = currentToken();
   if (authenticated && token) headers.Authorization = `Bearer ${token}`;
   let response: Response;
   try {
@@ -109,7 +111,7 @@ async function respond(path: string, options: RequestOptions): Promise<Response>
       searchParams: options.searchParams,
       headers,
       // Mutations are never repeated behind the user's back; reads may be, twice.
-      retry: method === 'get' ? { limit: 2 } : 0,
+      retry: method === 'get' ? { limit: options.retries ?? 2 } : 0,
       throwHttpErrors: false,
       // Read the global at call time, so a page (or a test) that replaces fetch is honoured.
       fetch: (input, init) => globalThis.fetch(input, init),
@@ -126,7 +128,7 @@ async function toApiError(response: Response, authenticated: boolean): Promise<A
   // spec: "A 401 response: the stored token is removed, the user is sent to /portal/login".
   // Calls made without a token (login, magic link, reset) fail on their own terms instead.
   if (response.status === 401 && authenticated) {
-    clearToken();
+    storeToken(null);
     navigate('/portal/login');
     return new ApiError(401, requestMessages.authExpired);
   }

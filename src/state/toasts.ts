@@ -4,7 +4,9 @@ import { signal } from '@preact/signals-react';
 export const toastLimit = 1;
 export const defaultToastDuration = 5000;
 
-export type ToastVariant = 'default' | 'destructive';
+import { type ToastInput, type ToastVariant, toastChannel } from './toast-channel.ts';
+
+export type { ToastInput, ToastVariant } from './toast-channel.ts';
 
 export interface Toast {
   id: number;
@@ -12,14 +14,6 @@ export interface Toast {
   description?: string;
   variant: ToastVariant;
   duration: number;
-}
-
-export interface ToastInput {
-  title?: string;
-  description?: string;
-  variant?: ToastVariant;
-  /** Milliseconds before it goes away on its own; Infinity keeps it until dismissed. */
-  duration?: number;
 }
 
 /** The visible toasts, newest first (never more than `toastLimit`). */
@@ -33,7 +27,7 @@ const timers = new Map<number, ReturnType<typeof setTimeout>>();
  * as a `twofold-toast` event on window, so whichever copy the page's <twofold-toaster> belongs to
  * shows them. Every copy listens; dispatch is synchronous, so the caller's copy has shown it on return.
  */
-const channel = 'twofold-toast';
+const channel = toastChannel;
 const hasWindow = typeof window !== 'undefined' && typeof window.addEventListener === 'function';
 let lastShown = 0;
 if (hasWindow) {

@@ -1,19 +1,20 @@
 import { signal } from '@preact/signals-react';
-import { readStored, removeStored, storageKeys, writeStored } from './storage.ts';
+import { currentToken, storeToken, watchToken } from './token-store.ts';
 
 /**
- * The access token, mirrored to local storage (spec key auth_token). It lives apart from the
- * session so the API client can read and clear it without importing the session (which calls the
- * API). The session treats a cleared token as signed out.
+ * The access token as a signal, for the session and the portal's components. The value lives in
+ * `token-store.ts` (which the API client uses without signals); this signal follows it, so a
+ * token the client clears on a 401 signs the session out here too.
  */
-export const authToken = signal<string | null>(readStored(storageKeys.token));
+export const authToken = signal<string | null>(currentToken());
+watchToken((token) => {
+  authToken.value = token;
+});
 
 export function setToken(token: string): void {
-  writeStored(storageKeys.token, token);
-  authToken.value = token;
+  storeToken(token);
 }
 
 export function clearToken(): void {
-  removeStored(storageKeys.token);
-  authToken.value = null;
+  storeToken(null);
 }

@@ -1,14 +1,14 @@
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { sendContactMessage } from '../../api/public.ts';
 import { ContactForm, contactLimits } from '../../contract/index.ts';
-import { toast } from '../../state/toasts.ts';
+import { announceToast as toast } from '../../state/toast-channel.ts';
 import { Button } from '../../ui/button.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { emit, type TwofoldEvent } from '../../ui/events.ts';
 import { Field, TextAreaField } from '../../ui/field.tsx';
 import { fieldErrors } from '../common.ts';
-import { fetchAndSolve } from './captcha.ts';
+import { useCaptcha } from './use-captcha.ts';
 
 /** What the host page hears when a message was sent (the message text itself stays out). */
 export interface ContactSentDetail {
@@ -43,40 +43,6 @@ export const contactTexts = {
 
 type Values = Record<keyof typeof contactLimits, string>;
 const empty: Values = { name: '', email: '', organization: '', subject: '', message: '' };
-
-/**
- * The invisible captcha: a challenge fetched and solved in the background as soon as the form
- * shows, and again after each send (a solution works once). `token()` waits for the solving in
- * progress, or starts a new attempt when the last one failed; it resolves null if that fails too.
- */
-function useCaptcha() {
-  const pending = useRef<Promise<string | null> | null>(null);
-  const controller = useRef<AbortController | null>(null);
-
-  const renew = useCallback(() => {
-    controller.current?.abort();
-    const abort = new AbortController();
-    controller.current = abort;
-    const attempt = fetchAndSolve(abort.signal);
-    pending.current = attempt;
-    // A failed attempt is forgotten, so the next token() tries again.
-    void attempt.then((token) => {
-      if (token === null && pending.current === attempt) pending.current = null;
-    });
-  }, []);
-
-  useEffect(() => {
-    renew();
-    return () => controller.current?.abort();
-  }, [renew]);
-
-  const token = useCallback(async (): Promise<string | null> => {
-    if (!pending.current) renew();
-    return pending.current;
-  }, [renew]);
-
-  return { token, renew };
-}
 
 /** spec (part 1, section 2, Contact screen): Name, Email, Organization, Subject and Message, and Send Message. */
 export function Contact() {

@@ -8,7 +8,7 @@ import {
   RegistrationRequest,
   type RegistrationResponse,
 } from '../../contract/index.ts';
-import { toast } from '../../state/toasts.ts';
+import { announceToast as toast } from '../../state/toast-channel.ts';
 import { Button } from '../../ui/button.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { emit, type TwofoldEvent } from '../../ui/events.ts';

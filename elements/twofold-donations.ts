@@ -1,0 +1,33 @@
+import donationsCss from '../src/features/donations/donations.css?inline';
+import { Donations } from '../src/features/donations/donations.tsx';
+import importCss from '../src/features/import/import.css?inline';
+import { defineElement } from './define-element.ts';
+
+/**
+ * @summary The Donations list of the current organization (and its chapters): status tiles,
+ * filters, the table with paging and sorting, the match detail dialog, file upload through the
+ * field mapper (write level) and the CSV export.
+ *
+ * @attr api-base - The API's origin when it is not the page's own.
+ *
+ * @csspart base - The element's inner root.
+ * @csspart header - The title and the organization's name.
+ * @csspart actions - The Upload and Download CSV buttons.
+ * @csspart tiles - The four status tiles.
+ * @csspart filters - The filter panel and the 'N Found' count.
+ * @csspart table - The table's frame.
+ * @csspart pager - Previous / Next.
+ * @csspart dialog - The upload, field mapper and match dialogs.
+ *
+ * @cssproperty --twofold-font-family - The typeface.
+ * @cssproperty --twofold-color-primary - The active tile and buttons.
+ */
+export const TwofoldDonations = defineElement('twofold-donations', Donations, {
+  styles: [donationsCss, importCss],
+});
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'twofold-donations': HTMLElement;
+  }
+}

@@ -1,0 +1,190 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { format } from 'date-fns';
+import { useEffect, useId, useRef, useState } from 'react';
+import { billingPortalUrl, subscribeUrl } from '../../api/billing.ts';
+import { currentPlan, defaultPlan, type Plan, plans } from '../../contract/billing.ts';
+import { can, type Organization } from '../../contract/index.ts';
+import { navigate } from '../../state/navigation.ts';
+import {
+  currentLevel,
+  currentOrganization,
+  organizationLoading,
+  startOrganization,
+} from '../../state/organization.ts';
+import { initSession, isSuperUser } from '../../state/session.ts';
+import { authToken } from '../../state/token.ts';
+import { Badge } from '../../ui/badge.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Spinner } from '../../ui/spinner.tsx';
+import { stripQueryParams } from '../common.ts';
+import { type BillingNotice, billingNotice, billingTexts, noticeParams } from './billing.ts';
+import { StripeSetup } from './stripe-setup.tsx';
+
+export interface BillingProps {
+  /** 'plans' (default, /portal/billing) or 'stripe-setup' (/portal/stripe-setup). */
+  view?: string;
+}
+
+/** Subscriptions and billing (spec part 2, section 2): the plans, the current one, and billing links. */
+export function Billing({ view }: BillingProps) {
+  useSignals();
+  // A page embedding only this element starts the session and organization itself (no-ops in the portal).
+  useEffect(() => {
+    void initSession().then(() => startOrganization());
+  }, []);
+  if (view === 'stripe-setup') return <StripeSetup />;
+
+  const organization = currentOrganization.value;
+  return (
+    <section className="billing" aria-labelledby="billing-title">
+      <header className="billing__header" part="header">
+        <h1 id="billing-title" className="billing__title">
+          {billingTexts.heading}
+        </h1>
+        {organization ? <p className="billing__organization">{organization.name}</p> : null}
+      </header>
+      {organization ? (
+        <Plans
+          key={organization.id}
+          organization={organization}
+          isAdmin={can(currentLevel.value ?? 'none', 'billing.manage')}
+        />
+      ) : organizationLoading.value ? (
+        <Spinner label="Loading organization..." />
+      ) : (
+        <p className="muted">
+          {billingTexts.noOrganization}
+          {isSuperUser.value ? ' Search for an organization in the picker above.' : ''}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function Plans({ organization, isAdmin }: { organization: Organization; isAdmin: boolean }) {
+  const [notice] = useState<BillingNotice | null>(() => billingNotice(globalThis.location?.search ?? ''));
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+  const explanationId = useId();
+  const current = currentPlan(organization);
+  const hasToken = authToken.value !== null;
+
+  useEffect(() => {
+    if (!notice) return;
+    stripQueryParams(...noticeParams);
+    // The outcome of the round trip is the first thing a keyboard or screen reader user meets.
+    noticeRef.current?.focus();
+  }, [notice]);
+
+  const choose = (plan: Plan) => {
+    const url = subscribeUrl(organization.id, plan.id);
+    // spec: "a missing token on subscribe logs an error and does nothing" (subscribeUrl logged it).
+    if (url) navigate(url);
+  };
+
+  return (
+    <div className="billing__body">
+      {notice ? (
+        <p
+          ref={noticeRef}
+          tabIndex={-1}
+          className={`billing__notice billing__notice--${notice.kind}`}
+          role={notice.kind === 'error' ? 'alert' : 'status'}
+          part="notice"
+        >
+          {notice.text}
+        </p>
+      ) : null}
+      <p className="muted">{billingTexts.noMoney}</p>
+      <CurrentPlanSummary organization={organization} current={current} />
+      {organization.is_premium === 'parent' ? (
+        <p className="billing__note">{billingTexts.parentCovered}</p>
+      ) : null}
+      {isAdmin ? null : (
+        <p id={explanationId} className="billing__note">
+          {billingTexts.adminsOnly}
+        </p>
+      )}
+      <ul className="billing__plans" aria-label="Plans">
+        {plans.map((plan) => {
+          const isCurrent = current?.id === plan.id;
+          const titleId = `${explanationId}-${plan.id}`;
+          return (
+            <li
+              key={plan.id}
+              className={[
+                'billing__plan',
+                plan.id === defaultPlan ? 'billing__plan--recommended' : '',
+                isCurrent ? 'billing__plan--current' : '',
+              ]
+                .filter(Boolean)
+                .join(' ')}
+              aria-current={isCurrent ? 'true' : undefined}
+              aria-labelledby={titleId}
+              part="plan"
+            >
+              <div className="billing__plan-header">
+                <h2 id={titleId} className="billing__plan-name">
+                  {plan.name}
+                </h2>
+                {isCurrent ? <Badge variant="success">{billingTexts.currentPlan}</Badge> : null}
+                {!isCurrent && plan.id === defaultPlan ? (
+                  <Badge variant="info">{billingTexts.recommended}</Badge>
+                ) : null}
+              </div>
+              <p className="billing__price">{plan.price}</p>
+              <p className="billing__description">{plan.description}</p>
+              {plan.kind === 'contact' ? (
+                <a className="billing__contact" href="/portal/contact">
+                  Talk to us about a custom plan
+                </a>
+              ) : isCurrent ? null : (
+                <Button
+                  variant={plan.id === defaultPlan ? 'primary' : 'secondary'}
+                  disabled={!isAdmin}
+                  aria-describedby={isAdmin ? undefined : explanationId}
+                  onClick={() => choose(plan)}
+                  part="choose-button"
+                >
+                  {plan.kind === 'free' ? 'Choose Free' : `Choose ${plan.name}`}
+                </Button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <footer className="billing__links">
+        {isAdmin ? (
+          <a
+            className="billing__link"
+            href={hasToken ? (billingPortalUrl(organization.id) ?? undefined) : undefined}
+            part="manage-billing"
+          >
+            {billingTexts.manageBilling}
+          </a>
+        ) : null}
+        <a className="billing__link" href="/portal/stripe-setup">
+          {billingTexts.stripeSetupLink}
+        </a>
+      </footer>
+    </div>
+  );
+}
+
+function CurrentPlanSummary({ organization, current }: { organization: Organization; current: Plan | null }) {
+  const cancelled = organization.cancelled_at ? new Date(organization.cancelled_at) : null;
+  let text: string;
+  if (current) text = `Your organization is on the ${current.name} plan (${current.price}).`;
+  else if (organization.is_premium === true && organization.plan)
+    text = `Your organization is on a plan arranged with Twofold (${organization.plan}).`;
+  else if (organization.is_premium === 'parent')
+    text = "Your organization is on its parent organization's plan.";
+  else text = 'Your organization has not chosen a plan yet.';
+  return (
+    <p className="billing__summary">
+      {text}
+      {cancelled && !Number.isNaN(cancelled.getTime()) && organization.is_premium !== true
+        ? ` Your last subscription ended on ${format(cancelled, 'MMMM d, yyyy')}.`
+        : ''}
+    </p>
+  );
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import {
+  defaultSort,
+  emptyFilters,
+  filterProblems,
+  formatAmount,
+  formatDonated,
+  listQuery,
+  nextSort,
+  pageCount,
+  statusTiles,
+} from './donations-query.ts';
+
+describe('the donations list query', () => {
+  it('sends the default sort (donated_at descending), the page and 25 per page, and no blank filters', () => {
+    expect(listQuery(emptyFilters, null, defaultSort, 1)).toEqual({
+      sort_field: 'donated_at',
+      ascending: 'false',
+      page: '1',
+      per_page: '25',
+    });
+  });
+
+  it('sends every filter trimmed, and the tile as status_group', () => {
+    const query = listQuery(
+      {
+        dateFrom: '2025-01-01',
+        dateTo: '2025-02-01',
+        company: ' Acme ',
+        donor: ' ann@x.org',
+        minAmount: '100.5',
+      },
+      'npo_verify',
+      { field: 'amount', ascending: true },
+      3,
+    );
+    expect(query).toMatchObject({
+      page: '3',
+      sort_field: 'amount',
+      ascending: 'true',
+      'filters[dateFrom]': '2025-01-01',
+      'filters[dateTo]': '2025-02-01',
+      'filters[company]': 'Acme',
+      'filters[donor]': 'ann@x.org',
+      'filters[minAmount]': '100.5',
+      'filters[status_group]': 'npo_verify',
+    });
+  });
+
+  it('the export query has the filters and sort but no page', () => {
+    const query = listQuery({ ...emptyFilters, donor: 'ann' }, 'no_response', defaultSort);
+    expect(query.page).toBeUndefined();
+    expect(query.per_page).toBeUndefined();
+    expect(query['filters[donor]']).toBe('ann');
+    expect(query['filters[status_group]']).toBe('no_response');
+  });
+
+  it('leaves out a minimum amount that is not dollars and a date range that ends before it starts, naming the problem', () => {
+    const filters = { ...emptyFilters, minAmount: '12,00', dateFrom: '2025-03-01', dateTo: '2025-02-01' };
+    expect(filterProblems(filters)).toEqual({
+      minAmount: 'Enter an amount in dollars, such as 100 or 250.50',
+      dateTo: 'The end date must be on or after the start date',
+    });
+    const query = listQuery(filters, null, defaultSort, 1);
+    expect(query['filters[minAmount]']).toBeUndefined();
+    expect(query['filters[dateFrom]']).toBeUndefined();
+    expect(query['filters[dateTo]']).toBeUndefined();
+  });
+});
+
+describe('the donations list display', () => {
+  it("shows the gift's UTC day as 'MMM dd, yyyy' whatever the local zone", () => {
+    expect(formatDonated('2025-03-01T00:00:00.000Z')).toBe('Mar 01, 2025');
+    expect(formatDonated('2024-12-31T23:30:00.000Z')).toBe('Dec 31, 2024');
+  });
+
+  it('shows amounts as dollars with thousands separators', () => {
+    expect(formatAmount(1234567.5)).toBe('$1,234,567.50');
+    expect(formatAmount(0)).toBe('$0.00');
+  });
+
+  it('has one tile per status group with the spec constants and the dashboard names', () => {
+    expect(statusTiles.map((t) => `${t.constant}:${t.label}`)).toEqual([
+      'DONOR_CONTACTED:Awaiting Submission',
+      'NPO_TO_VERIFY:NPO to Verify',
+      'SUBMITTED_ENGAGED:Submitted',
+      'NO_RESPONSE:No Response',
+    ]);
+  });
+
+  it('sorting the same column flips it; a new date or amount column starts descending, text ascending', () => {
+    expect(nextSort(defaultSort, 'donated_at')).toEqual({ field: 'donated_at', ascending: true });
+    expect(nextSort(defaultSort, 'amount')).toEqual({ field: 'amount', ascending: false });
+    expect(nextSort(defaultSort, 'donor_name')).toEqual({ field: 'donor_name', ascending: true });
+  });
+
+  it('counts pages of 25, at least one', () => {
+    expect(pageCount(0)).toBe(1);
+    expect(pageCount(25)).toBe(1);
+    expect(pageCount(26)).toBe(2);
+  });
+});

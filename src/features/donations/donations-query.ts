@@ -1,0 +1,127 @@
+import { format } from 'date-fns';
+import type { DonationListParams } from '../../api/donation-list.ts';
+import {
+  type DonationSortField,
+  defaultDonationSort,
+  defaultDonationsPerPage,
+} from '../../contract/donations.ts';
+import { type StatusGroup, statusGroupIds, statusGroups } from '../../contract/statuses.ts';
+
+/** What the filter panel holds (the inputs' text, as typed). */
+export interface DonationFilters {
+  dateFrom: string;
+  dateTo: string;
+  company: string;
+  donor: string;
+  minAmount: string;
+}
+
+export const emptyFilters: DonationFilters = {
+  dateFrom: '',
+  dateTo: '',
+  company: '',
+  donor: '',
+  minAmount: '',
+};
+
+export interface DonationSort {
+  field: DonationSortField;
+  ascending: boolean;
+}
+
+/** spec: "Default sort donated_at descending". */
+export const defaultSort: DonationSort = { ...defaultDonationSort };
+export const perPage = defaultDonationsPerPage;
+/** spec: "Filter changes debounce 300 ms and reset the page to 1." */
+export const filterDebounceMs = 300;
+
+const tileConstants: Record<StatusGroup, string> = {
+  donor_contacted: 'DONOR_CONTACTED',
+  npo_verify: 'NPO_TO_VERIFY',
+  engaged_submitted: 'SUBMITTED_ENGAGED',
+  no_response: 'NO_RESPONSE',
+};
+
+/**
+ * spec: "Four status quick-filter tiles: DONOR_CONTACTED, NPO_TO_VERIFY, SUBMITTED_ENGAGED,
+ * NO_RESPONSE" — each the list's name for one of the dashboard's status groups.
+ */
+export const statusTiles: ReadonlyArray<{ group: StatusGroup; constant: string; label: string }> =
+  statusGroupIds.map((group) => ({
+    group,
+    constant: tileConstants[group],
+    label: statusGroups[group].label,
+  }));
+
+const amountPattern = /^\d{1,9}(\.\d{1,2})?$/;
+
+/** Problems with what was typed, by field: such a filter is not sent until it is fixed. */
+export function filterProblems(filters: DonationFilters): Partial<Record<keyof DonationFilters, string>> {
+  const problems: Partial<Record<keyof DonationFilters, string>> = {};
+  const amount = filters.minAmount.trim();
+  if (amount !== '' && !amountPattern.test(amount)) {
+    problems.minAmount = 'Enter an amount in dollars, such as 100 or 250.50';
+  }
+  if (filters.dateFrom && filters.dateTo && filters.dateFrom > filters.dateTo) {
+    problems.dateTo = 'The end date must be on or after the start date';
+  }
+  return problems;
+}
+
+/** The list call's query for the filters, the active tile, the page and the sort. Invalid or blank filters are left out. */
+export function listQuery(
+  filters: DonationFilters,
+  statusGroup: StatusGroup | null,
+  sort: DonationSort,
+  page?: number,
+): DonationListParams {
+  const problems = filterProblems(filters);
+  const query: DonationListParams = {
+    sort_field: sort.field,
+    ascending: String(sort.ascending) as 'true' | 'false',
+  };
+  if (page !== undefined) {
+    query.page = String(page);
+    query.per_page = String(perPage);
+  }
+  if (filters.dateFrom && !problems.dateTo) query['filters[dateFrom]'] = filters.dateFrom;
+  if (filters.dateTo && !problems.dateTo) query['filters[dateTo]'] = filters.dateTo;
+  const company = filters.company.trim();
+  if (company) query['filters[company]'] = company;
+  const donor = filters.donor.trim();
+  if (donor) query['filters[donor]'] = donor;
+  const amount = filters.minAmount.trim();
+  if (amount && !problems.minAmount) query['filters[minAmount]'] = amount;
+  if (statusGroup) query['filters[status_group]'] = statusGroup;
+  return query;
+}
+
+/** The pages needed for `total` rows; at least one. */
+export function pageCount(total: number): number {
+  return Math.max(1, Math.ceil(total / perPage));
+}
+
+/**
+ * spec: "Dates display as 'MMM dd, yyyy'." The server stores the gift's day at UTC midnight and
+ * filters by UTC day, so the UTC calendar day is shown (a local conversion would move it a day
+ * back west of Greenwich).
+ */
+export function formatDonated(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return format(new Date(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()), 'MMM dd, yyyy');
+}
+
+const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** spec: "Amounts are dollars with thousands separators." */
+export function formatAmount(amount: number): string {
+  return dollars.format(amount);
+}
+
+/** Sorting by a column: the same column flips direction; a new one starts descending for dates and amounts. */
+export function nextSort(current: DonationSort, field: DonationSortField): DonationSort {
+  if (current.field === field) return { field, ascending: !current.ascending };
+  const descendingFirst = field === 'donated_at' || field === 'amount' || field === 'created_at';
+  return { field, ascending: !descendingFirst };
+}

@@ -1,0 +1,516 @@
+import './donations-test-session.ts';
+import '../../../dist/elements/twofold-donations.js';
+import '../../../dist/elements/twofold-toaster.js';
+import { sendKeys } from '@web/test-runner-commands';
+import {
+  assert,
+  assertEqual,
+  axeViolations,
+  button,
+  byText,
+  fill,
+  mount,
+  waitFor,
+} from '../../../elements/browser-test-support.ts';
+import { importMessages } from '../../contract/donation-import.ts';
+import {
+  type Call,
+  importTest,
+  json,
+  listCalls,
+  listResponse,
+  mockApi,
+  orgId,
+} from './donations-test-support.ts';
+
+const realFetch = window.fetch;
+const realOpen = window.open;
+
+afterEach(() => {
+  for (const el of document.querySelectorAll('twofold-donations, twofold-toaster')) el.remove();
+  window.fetch = realFetch;
+  window.open = realOpen;
+  localStorage.clear();
+});
+
+async function donationsPage() {
+  const toaster = await mount('twofold-toaster');
+  const el = await mount('twofold-donations');
+  return { root: el.shadowRoot as ShadowRoot, toasts: toaster.shadowRoot as ShadowRoot, el };
+}
+
+function tile(root: ShadowRoot, label: string): HTMLButtonElement {
+  const found = [...root.querySelectorAll<HTMLButtonElement>('.donations__tile')].find(
+    (b) => b.querySelector('.donations__tile-label')?.textContent === label,
+  );
+  assert(found, `the ${label} tile`);
+  return found;
+}
+
+function field(root: ShadowRoot, label: string): HTMLInputElement {
+  const labelEl = [...root.querySelectorAll('label')].find((l) => l.textContent?.trim() === label);
+  const control = labelEl?.control;
+  assert(control instanceof HTMLInputElement, `the ${label} field`);
+  return control;
+}
+
+/** A sortable column's header cell and its button (the sort mark is not part of its label). */
+function column(root: ShadowRoot, label: string): { th: HTMLTableCellElement; sort: HTMLButtonElement } {
+  const th = [...root.querySelectorAll<HTMLTableCellElement>('thead th')].find(
+    (cell) => cell.querySelector('button')?.firstChild?.textContent === label,
+  );
+  const sort = th?.querySelector('button');
+  assert(th && sort, `the ${label} column`);
+  return { th, sort };
+}
+
+const param = (call: Call | undefined, name: string) => call?.url.searchParams.get(name) ?? null;
+
+describe('<twofold-donations>', () => {
+  it('lists the donations with the tile counts and N Found, then passes axe', async () => {
+    mockApi(() => json(200, listResponse(3)));
+    const { root, el } = await donationsPage();
+    await waitFor(() => byText(root, 'Donor 1'), 'the first row');
+    assert(byText(root, 'Donations'), 'the title');
+    assert(byText(root, '3 Found'), 'the count');
+    assertEqual(root.querySelectorAll('tbody tr').length, 3, 'rows');
+    const cells = [...(root.querySelector('tbody tr')?.querySelectorAll('td') ?? [])].map(
+      (td) => td.textContent,
+    );
+    assertEqual(
+      cells.join(' | '),
+      'Mar 01, 2025 | Donor 1 | $1,200.00 | Acme Corp | Hope Harbor Foundation | Match Request Under Review',
+      'the columns',
+    );
+    assertEqual(
+      tile(root, 'NPO to Verify').querySelector('.donations__tile-count')?.textContent,
+      '22',
+      'a count',
+    );
+    assertEqual(tile(root, 'NPO to Verify').dataset.status, 'NPO_TO_VERIFY', 'the spec constant');
+    assert(!root.querySelector('.donations__pager'), 'no pager for one page');
+    const violations = await axeViolations(el);
+    assertEqual(violations.join('\n'), '', 'axe violations');
+  });
+
+  it('clicking a tile filters by its status group; clicking the active tile clears it', async () => {
+    const calls = mockApi(() => json(200, listResponse(3)));
+    const { root } = await donationsPage();
+    await waitFor(() => byText(root, 'Donor 1'), 'the rows');
+    const npo = tile(root, 'NPO to Verify');
+    assertEqual(npo.getAttribute('aria-pressed'), 'false', 'not pressed at first');
+    npo.click();
+    await waitFor(
+      () => param(listCalls(calls).at(-1), 'filters[status_group]') === 'npo_verify',
+      'the filtered call',
+    );
+    await waitFor(() => npo.getAttribute('aria-pressed') === 'true', 'pressed');
+    tile(root, 'No Response').click();
+    await waitFor(
+      () => param(listCalls(calls).at(-1), 'filters[status_group]') === 'no_response',
+      'the other tile',
+    );
+    assertEqual(npo.getAttribute('aria-pressed'), 'false', 'only one tile is active');
+    tile(root, 'No Response').click();
+    await waitFor(
+      () => listCalls(calls).length === 4 && param(listCalls(calls).at(-1), 'filters[status_group]') === null,
+      'the unfiltered call',
+    );
+    assertEqual(tile(root, 'No Response').getAttribute('aria-pressed'), 'false', 'cleared');
+  });
+
+  it('shows the pager only when the total exceeds 25, and pages with Next and Previous', async () => {
+    let total = 26;
+    const calls = mockApi(() => json(200, listResponse(total)));
+    const { root } = await donationsPage();
+    await waitFor(() => byText(root, '26 Found'), 'the count');
+    assert(byText(root, 'Page 1 of 2'), 'the pager');
+    assert(button(root, 'Previous')?.disabled, 'no previous page');
+    button(root, 'Next')?.click();
+    await waitFor(() => param(listCalls(calls).at(-1), 'page') === '2', 'page 2 asked for');
+    await waitFor(() => byText(root, 'Page 2 of 2'), 'on page 2');
+    assert(button(root, 'Next')?.disabled, 'no next page');
+    total = 25;
+    tile(root, 'Submitted').click();
+    await waitFor(() => byText(root, '25 Found'), 'the new count');
+    assert(!root.querySelector('.donations__pager'), 'no pager at exactly 25');
+    assertEqual(param(listCalls(calls).at(-1), 'page'), '1', 'a tile resets the page');
+  });
+
+  it('debounces filter typing (one call after the pause) and resets the page to 1', async () => {
+    const calls = mockApi((call) =>
+      json(200, param(call, 'filters[donor]') ? listResponse(4) : listResponse(60)),
+    );
+    const { root } = await donationsPage();
+    await waitFor(() => byText(root, '60 Found'), 'the first page');
+    button(root, 'Next')?.click();
+    await waitFor(() => byText(root, 'Page 2 of 3'), 'page 2');
+    const before = listCalls(calls).length;
+    const donor = field(root, 'Donor name or email');
+    fill(donor, 'a');
+    fill(donor, 'an');
+    fill(donor, 'ann');
+    assertEqual(listCalls(calls).length, before, 'no call while typing');
+    await waitFor(() => byText(root, '4 Found'), 'the filtered count');
+    const sent = listCalls(calls).slice(before);
+    assertEqual(sent.length, 1, 'one call for the three keystrokes');
+    assertEqual(param(sent[0], 'filters[donor]'), 'ann', 'the donor filter');
+    assertEqual(param(sent[0], 'page'), '1', 'back to page 1');
+    assert(!root.querySelector('.donations__pager'), 'one page now');
+  });
+
+  it('a column header sorts by it (aria-sort) and a second click flips the order', async () => {
+    const calls = mockApi(() => json(200, listResponse(3)));
+    const { root } = await donationsPage();
+    await waitFor(() => byText(root, 'Donor 1'), 'the rows');
+    const donated = column(root, 'Donated').th;
+    assertEqual(donated.getAttribute('aria-sort'), 'descending', 'the default sort');
+    assertEqual(param(listCalls(calls)[0], 'sort_field'), 'donated_at', 'sent');
+    const amount = column(root, 'Amount');
+    amount.sort.click();
+    await waitFor(() => param(listCalls(calls).at(-1), 'sort_field') === 'amount', 'sorted by amount');
+    assertEqual(param(listCalls(calls).at(-1), 'ascending'), 'false', 'largest first');
+    await waitFor(() => amount.th.getAttribute('aria-sort') === 'descending', 'announced');
+    assertEqual(donated.hasAttribute('aria-sort'), false, 'only one sorted column');
+    amount.sort.click();
+    await waitFor(() => amount.th.getAttribute('aria-sort') === 'ascending', 'flipped');
+    assertEqual(param(listCalls(calls).at(-1), 'ascending'), 'true', 'smallest first');
+  });
+
+  it('a minimum amount that is not dollars is explained and not sent', async () => {
+    const calls = mockApi(() => json(200, listResponse(3)));
+    const { root } = await donationsPage();
+    await waitFor(() => byText(root, 'Donor 1'), 'the rows');
+    const minimum = field(root, 'Minimum amount');
+    fill(minimum, '12,5');
+    await waitFor(() => byText(root, 'Enter an amount in dollars, such as 100 or 250.50'), 'the explanation');
+    assertEqual(minimum.getAttribute('aria-invalid'), 'true', 'marked invalid');
+    fill(minimum, '12.5');
+    await waitFor(
+      () => param(listCalls(calls).at(-1), 'filters[minAmount]') === '12.5',
+      'the valid amount sent',
+    );
+    assert(
+      listCalls(calls).every((c) => param(c, 'filters[minAmount]') !== '12,5'),
+      'the invalid amount never sent',
+    );
+  });
+
+  it('an older answer arriving after a newer one never replaces it', async () => {
+    const pending: Array<() => void> = [];
+    mockApi(
+      (call) =>
+        new Promise<Response>((resolve) => {
+          const group = param(call, 'filters[status_group]');
+          const total = group === 'npo_verify' ? 9 : group === 'no_response' ? 5 : 2;
+          const answer = () => resolve(json(200, listResponse(total)));
+          if (group === 'npo_verify') pending.push(answer);
+          else answer();
+        }),
+    );
+    const { root } = await donationsPage();
+    const found = await waitFor(() => byText(root, '2 Found'), 'the first list');
+    let staleShown = false;
+    const watcher = new MutationObserver(() => {
+      if (found.textContent === '9 Found') staleShown = true;
+    });
+    watcher.observe(found, { childList: true, characterData: true, subtree: true });
+    tile(root, 'NPO to Verify').click();
+    await waitFor(() => pending.length === 1, 'the slow request');
+    tile(root, 'NPO to Verify').click();
+    await waitFor(() => !byText(root, 'Loading donations...'), 'the newer answer');
+    pending[0]?.();
+    // A later request goes through the same steps as the stale answer's remaining ones, and more.
+    tile(root, 'No Response').click();
+    await waitFor(() => found.textContent === '5 Found', 'the next list');
+    watcher.disconnect();
+    assert(!staleShown, 'the stale count never showed');
+  });
+
+  it('before the first answer it says Loading and claims no count', async () => {
+    const pending: Array<() => void> = [];
+    mockApi(
+      () =>
+        new Promise<Response>((resolve) => {
+          pending.push(() => resolve(json(200, listResponse(4))));
+        }),
+    );
+    const { root } = await donationsPage();
+    await waitFor(() => pending.length === 1, 'the first request');
+    await waitFor(() => byText(root, 'Loading donations...'), 'the loading row');
+    assert(!byText(root, '0 Found'), 'no count before the answer');
+    pending[0]?.();
+    await waitFor(() => byText(root, '4 Found'), 'the count');
+  });
+
+  it('a failed load shows an empty list and a toast', async () => {
+    mockApi(() => json(500, { message: 'Database unavailable' }));
+    const { root, toasts } = await donationsPage();
+    await waitFor(() => byText(root, 'No donations found'), 'the empty row');
+    await waitFor(() => byText(toasts, 'Database unavailable'), "the server's message");
+    assert(byText(root, '0 Found'), 'nothing found');
+  });
+
+  it('Enter on a focused row opens the match dialog for that donation', async () => {
+    const calls = mockApi((call) =>
+      call.url.pathname.startsWith('/api/donation/')
+        ? json(404, { message: 'Donation not found' })
+        : json(200, listResponse(3)),
+    );
+    const { root } = await donationsPage();
+    const row = await waitFor(
+      () => root.querySelectorAll<HTMLTableRowElement>('tbody tr')[1],
+      'the second row',
+    );
+    row.focus();
+    await sendKeys({ press: 'Enter' });
+    await waitFor(
+      () => calls.some((c) => c.url.pathname === '/api/donation/2') || root.querySelector('dialog[open]'),
+      'the match dialog for donation 2',
+    );
+  });
+
+  it('Download CSV asks for a token with the current filters and tile and opens the url in a new tab', async () => {
+    const opened: string[] = [];
+    window.open = ((url?: string | URL) => {
+      opened.push(String(url));
+      return null;
+    }) as typeof window.open;
+    const calls = mockApi((call) =>
+      call.url.pathname === `/api/donation/${orgId}/csv-token`
+        ? json(200, { url: `/api/donation/${orgId}/csv?token=abc` })
+        : json(200, listResponse(3)),
+    );
+    const { root } = await donationsPage();
+    await waitFor(() => byText(root, 'Donor 1'), 'the rows');
+    tile(root, 'Submitted').click();
+    fill(field(root, 'Company'), 'Acme');
+    await waitFor(() => param(listCalls(calls).at(-1), 'filters[company]') === 'Acme', 'the filter applied');
+    button(root, 'Download CSV')?.click();
+    await waitFor(() => opened.length === 1, 'a new tab');
+    assertEqual(opened[0], `${location.origin}/api/donation/${orgId}/csv?token=abc`, 'the absolute url');
+    const tokenCall = calls.find((c) => c.url.pathname === `/api/donation/${orgId}/csv-token`);
+    assertEqual(param(tokenCall, 'filters[status_group]'), 'engaged_submitted', 'the tile');
+    assertEqual(param(tokenCall, 'filters[company]'), 'Acme', 'the company filter');
+    assertEqual(param(tokenCall, 'page'), null, 'every page');
+  });
+});
+
+describe('<twofold-donations> upload and field mapper', () => {
+  async function openMapper(root: ShadowRoot) {
+    button(root, 'Upload')?.click();
+    const file = await waitFor(
+      () => root.querySelector<HTMLInputElement>('dialog[open] input[type="file"]'),
+      'the upload dialog',
+    );
+    assertEqual(file.accept, '.csv,.xlsx,.xls', 'accepted types');
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['Gift Amount,Date,Email,Employer\n'], 'gifts.csv', { type: 'text/csv' }));
+    file.files = transfer.files;
+    file.dispatchEvent(new Event('change', { bubbles: true }));
+    button(root, 'Continue')?.click();
+    await waitFor(() => root.querySelector('dialog[open] .mapper'), 'the field mapper');
+  }
+
+  function select(root: ShadowRoot, column: string): HTMLSelectElement {
+    const found = root.querySelector<HTMLSelectElement>(`select[aria-label="Upload column ${column} as"]`);
+    assert(found, `the ${column} select`);
+    return found;
+  }
+
+  function choose(target: HTMLSelectElement, value: string) {
+    target.value = value;
+    target.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+
+  it('proposes the map with samples and the rows ready; passes axe in both dialogs', async () => {
+    const calls = mockApi((call) =>
+      call.url.pathname.endsWith('/Test') ? json(200, importTest()) : json(200, listResponse(1)),
+    );
+    const { root, el } = await donationsPage();
+    await waitFor(() => byText(root, 'Donor 1'), 'the rows');
+    button(root, 'Upload')?.click();
+    await waitFor(() => root.querySelector('dialog[open] input[type="file"]'), 'the upload dialog');
+    assertEqual((await axeViolations(el)).join('\n'), '', 'axe on the upload dialog');
+    button(root, 'Cancel')?.click();
+    await waitFor(() => !root.querySelector('dialog[open]'), 'closed');
+    await openMapper(root);
+    const test = calls.find((c) => c.url.pathname === `/api/organization/${orgId}/donation/import-file/Test`);
+    assert(test?.body instanceof FormData && test.body.get('donations') instanceof File, 'the file was sent');
+    assertEqual(select(root, 'Gift Amount').value, 'amount', 'the proposed target');
+    assertEqual(select(root, 'Employer').value, 'company.name', 'the proposed target');
+    assert(
+      [...select(root, 'Email').options].some((o) => o.value === 'custom.email'),
+      'custom.{column}',
+    );
+    assert(
+      [...select(root, 'Email').options].some((o) => o.value === 'skip' && o.text === 'Do not upload'),
+      'skip',
+    );
+    assert(byText(root, '$1,200.00'), 'a sample value');
+    assert(byText(root, 'Row 4: Amount is not a number'), 'the unreadable row');
+    assert(root.querySelector('.mapper__summary')?.textContent?.includes('2 rows ready'), 'rows ready');
+    assertEqual((await axeViolations(el)).join('\n'), '', 'axe on the mapper');
+  });
+
+  it('two columns on one target mark both red and block Upload with the Mapping Error', async () => {
+    mockApi((call) =>
+      call.url.pathname.endsWith('/Test') ? json(200, importTest()) : json(200, listResponse(1)),
+    );
+    const { root } = await donationsPage();
+    await waitFor(() => byText(root, 'Donor 1'), 'the rows');
+    await openMapper(root);
+    choose(select(root, 'Employer'), 'amount');
+    await waitFor(() => byText(root, importMessages.duplicateTarget), 'the mapping error');
+    assertEqual(select(root, 'Employer').getAttribute('aria-invalid'), 'true', 'Employer marked');
+    assertEqual(select(root, 'Gift Amount').getAttribute('aria-invalid'), 'true', 'Gift Amount marked');
+    assertEqual(select(root, 'Email').getAttribute('aria-invalid'), null, 'Email not marked');
+    assert(
+      getComputedStyle(select(root, 'Employer')).borderColor !==
+        getComputedStyle(select(root, 'Email')).borderColor,
+      'a visibly different border',
+    );
+    assert(button(root, 'Upload')?.disabled, 'Upload blocked');
+    choose(select(root, 'Employer'), 'skip');
+    await waitFor(() => !byText(root, importMessages.duplicateTarget), 'the error gone');
+    assertEqual(select(root, 'Gift Amount').getAttribute('aria-invalid'), null, 'unmarked');
+  });
+
+  it('a parent with chapters must map Organization Name', async () => {
+    mockApi((call) =>
+      call.url.pathname.endsWith('/Test')
+        ? json(
+            200,
+            importTest({
+              organization: {
+                id: orgId,
+                name: 'Hope Harbor Foundation',
+                children: [{ id: 8, name: 'North' }],
+              },
+            }),
+          )
+        : json(200, listResponse(1)),
+    );
+    const { root } = await donationsPage();
+    await waitFor(() => byText(root, 'Donor 1'), 'the rows');
+    await openMapper(root);
+    await waitFor(() => byText(root, importMessages.organizationNameRequired), 'the missing field');
+    assert(button(root, 'Upload')?.disabled, 'Upload blocked');
+    choose(select(root, 'Employer'), 'organization_name');
+    await waitFor(() => !byText(root, importMessages.organizationNameRequired), 'resolved');
+  });
+
+  it('a mapping change is checked again with the map, then Upload sends it and reloads the list', async () => {
+    let created = false;
+    const calls = mockApi((call) => {
+      if (call.url.pathname.endsWith('/Test')) {
+        const map = call.body instanceof FormData ? call.body.get('map') : null;
+        return json(200, map ? importTest({ ready: 3, errors: [], duplicates: 1 }) : importTest());
+      }
+      if (call.url.pathname.endsWith('/Upload')) {
+        created = true;
+        return json(200, { message: 'Upload successful', created: 3, duplicates: 1, errors: [] });
+      }
+      return json(200, created ? listResponse(4) : listResponse(1));
+    });
+    const { root, toasts } = await donationsPage();
+    await waitFor(() => byText(root, '1 Found'), 'the rows');
+    await openMapper(root);
+    choose(select(root, 'Employer'), 'custom.employer');
+    await waitFor(
+      () => root.querySelector('.mapper__summary')?.textContent?.includes('3 rows ready'),
+      'rechecked',
+    );
+    assert(
+      root.querySelector('.mapper__summary')?.textContent?.includes('1 duplicate will be skipped'),
+      'duplicates',
+    );
+    const recheck = calls.filter((c) => c.url.pathname.endsWith('/Test')).at(-1);
+    assertEqual(
+      recheck?.body instanceof FormData ? recheck.body.get('map') : null,
+      JSON.stringify({
+        gift_amount: 'amount',
+        date: 'donated_at',
+        email: 'donor.email',
+        employer: 'custom.employer',
+      }),
+      'the map sent to Test',
+    );
+    button(root, 'Upload')?.click();
+    await waitFor(() => byText(toasts, 'Upload successful'), 'the success toast');
+    assert(byText(toasts, 'Created 3 donations; 1 duplicate skipped.'), 'the summary');
+    const upload = calls.find((c) => c.url.pathname.endsWith('/Upload'));
+    assert(upload?.body instanceof FormData, 'multipart');
+    assertEqual(upload.body.get('type'), 'Upload', 'type');
+    assertEqual(upload.body.get('opt_in'), 'false', 'opt_in');
+    assertEqual(upload.body.get('no_company'), 'false', 'no_company');
+    assert(upload.body.get('donations') instanceof File, 'the file');
+    await waitFor(() => byText(root, '4 Found'), 'the list reloaded');
+    await waitFor(() => !root.querySelector('dialog[open]'), 'the mapper closed');
+  });
+
+  it('ticking an option checks the rows again with it, and Upload sends it as opt_in / no_company', async () => {
+    const calls = mockApi((call) => {
+      if (call.url.pathname.endsWith('/Test')) return json(200, importTest());
+      if (call.url.pathname.endsWith('/Upload'))
+        return json(200, { message: 'Upload successful', created: 2, duplicates: 0, errors: [] });
+      return json(200, listResponse(1));
+    });
+    const { root } = await donationsPage();
+    await waitFor(() => byText(root, 'Donor 1'), 'the rows');
+    await openMapper(root);
+    const noCompany = root.querySelector<HTMLInputElement>('.mapper input[name="no_company"]');
+    assert(noCompany && !noCompany.checked, 'no_company unticked, as in the upload dialog');
+    noCompany.click();
+    await waitFor(() => {
+      const last = calls.filter((c) => c.url.pathname.endsWith('/Test')).at(-1)?.body;
+      return last instanceof FormData && last.get('emailForEmployer') === 'true';
+    }, 'a check with the option');
+    await waitFor(() => !button(root, 'Upload')?.disabled, 'the check done');
+    button(root, 'Upload')?.click();
+    await waitFor(() => calls.some((c) => c.url.pathname.endsWith('/Upload')), 'the upload');
+    const upload = calls.find((c) => c.url.pathname.endsWith('/Upload'))?.body;
+    assert(upload instanceof FormData, 'multipart');
+    assertEqual(upload.get('no_company'), 'true', 'no_company');
+    assertEqual(upload.get('opt_in'), 'false', 'opt_in');
+  });
+
+  it("a refused upload toasts 'Upload failed' with the server's message and keeps the mapper open", async () => {
+    mockApi((call) => {
+      if (call.url.pathname.endsWith('/Test')) return json(200, importTest());
+      if (call.url.pathname.endsWith('/Upload'))
+        return json(400, { message: 'Upload is limited to 4000 rows' });
+      return json(200, listResponse(1));
+    });
+    const { root, toasts } = await donationsPage();
+    await waitFor(() => byText(root, 'Donor 1'), 'the rows');
+    await openMapper(root);
+    button(root, 'Upload')?.click();
+    await waitFor(() => byText(toasts, 'Upload failed'), 'the failure toast');
+    assert(byText(toasts, 'Upload is limited to 4000 rows'), "the server's message");
+    assert(root.querySelector('dialog[open] .mapper'), 'still open');
+  });
+
+  it('a file the server cannot read keeps the upload dialog open with the reason', async () => {
+    mockApi((call) =>
+      call.url.pathname.endsWith('/Test')
+        ? json(400, { message: 'Unsupported file type: use .csv, .xlsx or .xls' })
+        : json(200, listResponse(1)),
+    );
+    const { root } = await donationsPage();
+    await waitFor(() => byText(root, 'Donor 1'), 'the rows');
+    button(root, 'Upload')?.click();
+    const file = await waitFor(
+      () => root.querySelector<HTMLInputElement>('dialog[open] input[type="file"]'),
+      'dialog',
+    );
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['x'], 'notes.txt'));
+    file.files = transfer.files;
+    file.dispatchEvent(new Event('change', { bubbles: true }));
+    button(root, 'Continue')?.click();
+    await waitFor(() => byText(root, 'Unsupported file type: use .csv, .xlsx or .xls'), 'the reason');
+    assertEqual(file.getAttribute('aria-invalid'), 'true', 'the field marked');
+    assert(!root.querySelector('dialog[open] .mapper'), 'no mapper');
+  });
+});

@@ -1,0 +1,391 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { ApiError, errorMessage } from '../../api/client.ts';
+import { csvExportUrl, listDonations } from '../../api/donation-list.ts';
+import { can } from '../../contract/access.ts';
+import type { Donation, DonationCounts, DonationSortField } from '../../contract/donations.ts';
+import type { StatusGroup } from '../../contract/statuses.ts';
+import {
+  currentLevel,
+  currentOrganization,
+  organizationLoading,
+  startOrganization,
+} from '../../state/organization.ts';
+import { initSession, isSuperUser } from '../../state/session.ts';
+import { toast } from '../../state/toasts.ts';
+import { Button } from '../../ui/button.tsx';
+import { Field } from '../../ui/field.tsx';
+import { Spinner } from '../../ui/spinner.tsx';
+import { ImportFlow } from '../import/import-flow.tsx';
+import { MatchDialog } from '../match-dialog/match-dialog.tsx';
+import {
+  type DonationFilters,
+  type DonationSort,
+  defaultSort,
+  emptyFilters,
+  filterDebounceMs,
+  filterProblems,
+  formatAmount,
+  formatDonated,
+  listQuery,
+  nextSort,
+  pageCount,
+  perPage,
+  statusTiles,
+} from './donations-query.ts';
+
+/**
+ * The Donations list (spec part 2, section 2, "Donations list (/portal/donations)") of the current
+ * organization and its chapters: status tiles, filters, the table, paging, upload and CSV export.
+ */
+export function Donations() {
+  useSignals();
+  // The portal starts the session and the organization; a page embedding only this element
+  // needs it to do so itself (both calls do nothing when already done).
+  useEffect(() => {
+    void initSession().then(() => startOrganization());
+  }, []);
+  const organization = currentOrganization.value;
+  const level = currentLevel.value ?? 'none';
+
+  return (
+    <section className="donations" aria-labelledby="donations-title">
+      <header className="donations__header" part="header">
+        <h1 id="donations-title" className="donations__title">
+          Donations
+        </h1>
+        {organization ? <p className="donations__organization">{organization.name}</p> : null}
+      </header>
+      {organization ? (
+        <DonationsList
+          key={organization.id}
+          organizationId={organization.id}
+          canUpload={can(level, 'donations.change')}
+        />
+      ) : organizationLoading.value ? (
+        <Spinner label="Loading organization..." />
+      ) : (
+        <p className="muted">
+          You must select an organization to use this section.
+          {isSuperUser.value ? ' Search for an organization in the picker above.' : ''}
+        </p>
+      )}
+    </section>
+  );
+}
+
+const noCounts: DonationCounts = { donor_contacted: 0, npo_verify: 0, engaged_submitted: 0, no_response: 0 };
+
+interface ListState {
+  donations: Donation[];
+  total: number;
+  counts: DonationCounts;
+}
+
+const columns: ReadonlyArray<{ label: string; sort?: DonationSortField; numeric?: boolean }> = [
+  { label: 'Donated', sort: 'donated_at' },
+  { label: 'Donor Name', sort: 'donor_name' },
+  { label: 'Amount', sort: 'amount', numeric: true },
+  { label: 'Company', sort: 'company_name' },
+  { label: 'Organization', sort: 'organization_name' },
+  { label: 'Status', sort: 'status_id' },
+];
+
+function DonationsList({ organizationId, canUpload }: { organizationId: number; canUpload: boolean }) {
+  const [draft, setDraft] = useState<DonationFilters>(emptyFilters);
+  const [filters, setFilters] = useState<DonationFilters>(emptyFilters);
+  const [statusGroup, setStatusGroup] = useState<StatusGroup | null>(null);
+  const [sort, setSort] = useState<DonationSort>(defaultSort);
+  const [page, setPage] = useState(1);
+  const [reloads, setReloads] = useState(0);
+  const [list, setList] = useState<ListState>({ donations: [], total: 0, counts: noCounts });
+  const [loading, setLoading] = useState(true);
+  // Until the first answer the count is unknown: '0 Found' would be a claim, not a fact.
+  const [answered, setAnswered] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const [uploadOpen, setUploadOpen] = useState(false);
+  const [openDonation, setOpenDonation] = useState<number | null>(null);
+  const latest = useRef(0);
+  const problems = filterProblems(draft);
+  const foundId = useId();
+
+  // spec: "Filter changes debounce 300 ms and reset the page to 1."
+  useEffect(() => {
+    if (sameFilters(draft, filters)) return;
+    const timer = setTimeout(() => {
+      setFilters(draft);
+      setPage(1);
+    }, filterDebounceMs);
+    return () => clearTimeout(timer);
+  }, [draft, filters]);
+
+  // Every change asks again; only the newest request's answer is shown.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `reloads` is a deliberate trigger
+  useEffect(() => {
+    const ticket = ++latest.current;
+    setLoading(true);
+    listDonations(organizationId, listQuery(filters, statusGroup, sort, page))
+      .then((result) => {
+        if (ticket !== latest.current) return;
+        setList(result);
+      })
+      .catch((error: unknown) => {
+        if (ticket !== latest.current) return;
+        // spec: "a failed list load shows an empty list".
+        setList({ donations: [], total: 0, counts: noCounts });
+        if (!(error instanceof ApiError && error.status === 401)) {
+          toast({
+            title: 'Failed to load donations',
+            description: errorMessage(error),
+            variant: 'destructive',
+          });
+        }
+      })
+      .finally(() => {
+        if (ticket !== latest.current) return;
+        setLoading(false);
+        setAnswered(true);
+      });
+  }, [organizationId, filters, statusGroup, sort, page, reloads]);
+
+  const reload = () => setReloads((n) => n + 1);
+
+  function toggleTile(group: StatusGroup) {
+    // spec: "Clicking the active tile clears it."
+    setStatusGroup((current) => (current === group ? null : group));
+    setPage(1);
+  }
+
+  async function downloadCsv() {
+    setExporting(true);
+    try {
+      // The export honours what the list shows: its filters, tile and order (every row, not one page).
+      const url = await csvExportUrl(organizationId, listQuery(filters, statusGroup, sort));
+      if (url) window.open(url, '_blank', 'noopener');
+    } catch (error) {
+      toast({ title: 'Download failed', description: errorMessage(error), variant: 'destructive' });
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const edit = (field: keyof DonationFilters) => (event: { currentTarget: HTMLInputElement }) => {
+    const value = event.currentTarget.value;
+    setDraft((current) => ({ ...current, [field]: value }));
+  };
+
+  const pages = pageCount(list.total);
+  const activate = (id: number) => setOpenDonation(id);
+  const onRowKey = (event: KeyboardEvent<HTMLTableRowElement>, id: number) => {
+    if (event.target !== event.currentTarget) return;
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      activate(id);
+    }
+  };
+
+  return (
+    <>
+      <div className="donations__actions" part="actions">
+        {canUpload ? (
+          <Button variant="secondary" onClick={() => setUploadOpen(true)}>
+            Upload
+          </Button>
+        ) : null}
+        <Button
+          variant="secondary"
+          onClick={() => void downloadCsv()}
+          disabled={exporting}
+          aria-busy={exporting || undefined}
+        >
+          {exporting ? 'Preparing CSV...' : 'Download CSV'}
+        </Button>
+      </div>
+
+      <ul className="donations__tiles" part="tiles" aria-label="Filter by status">
+        {statusTiles.map((tile) => (
+          <li key={tile.group}>
+            <button
+              type="button"
+              className="donations__tile"
+              data-status={tile.constant}
+              aria-pressed={statusGroup === tile.group}
+              onClick={() => toggleTile(tile.group)}
+            >
+              <span className="donations__tile-label">{tile.label}</span>
+              <span className="donations__tile-count">{list.counts[tile.group]}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+
+      <form
+        className="donations__filters"
+        part="filters"
+        aria-label="Filters"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <Field
+          label="From"
+          type="date"
+          value={draft.dateFrom}
+          max={draft.dateTo || undefined}
+          onChange={edit('dateFrom')}
+        />
+        <Field
+          label="To"
+          type="date"
+          value={draft.dateTo}
+          min={draft.dateFrom || undefined}
+          error={problems.dateTo}
+          onChange={edit('dateTo')}
+        />
+        <Field
+          label="Company"
+          type="search"
+          value={draft.company}
+          maxLength={200}
+          onChange={edit('company')}
+        />
+        <Field
+          label="Donor name or email"
+          type="search"
+          value={draft.donor}
+          maxLength={200}
+          onChange={edit('donor')}
+        />
+        <Field
+          label="Minimum amount"
+          inputMode="decimal"
+          placeholder="0.00"
+          value={draft.minAmount}
+          error={problems.minAmount}
+          onChange={edit('minAmount')}
+        />
+        <p id={foundId} className="donations__found" aria-live="polite">
+          {answered ? `${list.total} Found` : null}
+        </p>
+      </form>
+
+      <div className="donations__table-wrap" part="table">
+        <table className="donations__table" aria-describedby={foundId} aria-busy={loading || undefined}>
+          <caption className="visually-hidden">Donations</caption>
+          <thead>
+            <tr>
+              {columns.map((column) => {
+                const active = column.sort !== undefined && sort.field === column.sort;
+                return (
+                  <th
+                    key={column.label}
+                    scope="col"
+                    className={column.numeric ? 'donations__numeric' : undefined}
+                    aria-sort={active ? (sort.ascending ? 'ascending' : 'descending') : undefined}
+                  >
+                    {column.sort ? (
+                      <button
+                        type="button"
+                        className="donations__sort"
+                        onClick={() => {
+                          const field = column.sort as DonationSortField;
+                          setSort((current) => nextSort(current, field));
+                          setPage(1);
+                        }}
+                      >
+                        {column.label}
+                        <span className="donations__sort-mark" aria-hidden="true">
+                          {active ? (sort.ascending ? '▲' : '▼') : ''}
+                        </span>
+                      </button>
+                    ) : (
+                      column.label
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>
+            {loading ? (
+              <tr>
+                <td colSpan={columns.length} className="donations__message">
+                  Loading donations...
+                </td>
+              </tr>
+            ) : list.donations.length === 0 ? (
+              <tr>
+                <td colSpan={columns.length} className="donations__message">
+                  No donations found
+                </td>
+              </tr>
+            ) : (
+              list.donations.map((donation) => (
+                <tr
+                  key={donation.id}
+                  className="donations__row"
+                  tabIndex={0}
+                  aria-label={`${donation.donor?.name ?? donation.donor_name ?? 'Donation'}, ${formatAmount(donation.amount)}, ${formatDonated(donation.donated_at)}: open details`}
+                  onClick={() => activate(donation.id)}
+                  onKeyDown={(event) => onRowKey(event, donation.id)}
+                >
+                  <td>{formatDonated(donation.donated_at)}</td>
+                  <td>{donation.donor?.name ?? donation.donor_name ?? ''}</td>
+                  <td className="donations__numeric">{formatAmount(donation.amount)}</td>
+                  <td>{donation.company?.name ?? donation.company_name ?? ''}</td>
+                  <td>{donation.organization.name}</td>
+                  <td>{donation.status.name}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+
+      {list.total > perPage ? (
+        <nav className="donations__pager" part="pager" aria-label="Pages">
+          <Button
+            variant="secondary"
+            disabled={page <= 1 || loading}
+            onClick={() => setPage((p) => Math.max(1, p - 1))}
+          >
+            Previous
+          </Button>
+          <span className="donations__page">
+            Page {page} of {pages}
+          </span>
+          <Button
+            variant="secondary"
+            disabled={page >= pages || loading}
+            onClick={() => setPage((p) => Math.min(pages, p + 1))}
+          >
+            Next
+          </Button>
+        </nav>
+      ) : null}
+
+      {canUpload ? (
+        <ImportFlow
+          organizationId={organizationId}
+          open={uploadOpen}
+          onClose={() => setUploadOpen(false)}
+          onUploaded={reload}
+        />
+      ) : null}
+      <MatchDialog
+        donationId={openDonation}
+        open={openDonation !== null}
+        onClose={() => setOpenDonation(null)}
+        onChanged={reload}
+      />
+    </>
+  );
+}
+
+function sameFilters(a: DonationFilters, b: DonationFilters): boolean {
+  return (
+    a.dateFrom === b.dateFrom &&
+    a.dateTo === b.dateTo &&
+    a.company === b.company &&
+    a.donor === b.donor &&
+    a.minAmount === b.minAmount
+  );
+}

@@ -1,0 +1,17 @@
+import { request } from '../../api/client.ts';
+import { MessageResponse } from '../../contract/auth.ts';
+import { donorRedirect } from './entries.ts';
+
+/**
+ * spec (part 2, section 7): "GET /api/auth/otp with query email and redirect=/donor-match-update/{di}:
+ * emails the donor a login link (used by the FAQ)". Anonymous (no staff token is sent), never
+ * retried (each try sends an email), and answered with the same message whether or not the
+ * address has a match, so nothing about other people's requests is revealed.
+ */
+export function requestDonorLink(email: string, matchId: string): Promise<MessageResponse> {
+  return request(MessageResponse, 'api/auth/otp', {
+    searchParams: { email, redirect: donorRedirect(matchId) },
+    authenticated: false,
+    retries: 0,
+  });
+}
