@@ -2,6 +2,12 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 8799);
 const baseURL = `http://localhost:${port}`;
+/**
+ * tests/e2e/embed.spec.ts: the foreign page, a different origin from the API's. 1000 ports up, so
+ * runs on neighbouring E2E_PORTs (one per engineer) never take each other's ports.
+ */
+const embedPort = port + 1000;
+const embedURL = `http://127.0.0.1:${embedPort}`;
 // One data folder per port, so two runs on different ports never wipe each other's database.
 const dataDir = `.tmp/e2e-data-${port}`;
 
@@ -35,21 +41,33 @@ export default defineConfig({
     bypassCSP: true,
     trace: 'off',
   },
-  webServer: {
-    command: `rm -rf ${dataDir} && node --import tsx server/main.ts`,
-    url: `${baseURL}/portal/login`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      PUBLIC_URL: baseURL,
-      SEED_DEMO: 'true',
-      LOG_REQUESTS: 'false',
-      SMTP_URL: '',
-      DATABASE_URL: '',
+  webServer: [
+    {
+      command: `rm -rf ${dataDir} && node --import tsx server/main.ts`,
+      url: `${baseURL}/portal/login`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        PUBLIC_URL: baseURL,
+        SEED_DEMO: 'true',
+        LOG_REQUESTS: 'false',
+        SMTP_URL: '',
+        DATABASE_URL: '',
+      },
     },
-  },
+    // The embed kit's foreign page (demo/embed) on another origin: 127.0.0.1, E2E_PORT + 1000.
+    {
+      command: 'node scripts/embed-server.mjs',
+      url: `${embedURL}/`,
+      timeout: 30_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { EMBED_PORT: String(embedPort), API_BASE: baseURL },
+    },
+  ],
 });

@@ -102,15 +102,17 @@ test('a new organization follows the setup card to Mark Setup Complete and the w
   await expect(card(page).getByText('Step 1 of 1')).toBeVisible();
   await expect(card(page).getByRole('heading', { name: 'Choose a plan' })).toBeVisible();
 
-  // Plans and billing come with a later issue, so this organization is made premium in the
-  // server's answers here; everything else is the real server.
-  await page.route(/\/api\/organization\/\d+(\/partial)?(\?.*)?$/, async (route) => {
-    const response = await route.fetch();
-    const body = await response.json();
-    if (body?.organization) body.organization.is_premium = true;
-    await route.fulfill({ response, json: body });
-  });
-  await page.reload();
+  // The plan step's link leads to the billing screen, where the free plan is chosen for real.
+  await card(page)
+    .getByRole('link', { name: /Choose a plan/ })
+    .click();
+  await expect(page).toHaveURL(/\/portal\/billing$/);
+  await page
+    .getByRole('listitem', { name: 'Free', exact: true })
+    .getByRole('button', { name: 'Choose Free' })
+    .click();
+  await expect(page.getByRole('status').filter({ hasText: 'You are now on the Free plan.' })).toBeVisible();
+  await page.getByRole('link', { name: 'Dashboard' }).click();
   const markComplete = card(page).getByRole('button', { name: 'Mark Setup Complete' });
   await expect(markComplete).toBeVisible();
   await expectNoAxeViolations(page);
