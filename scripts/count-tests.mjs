@@ -9,6 +9,7 @@ const text = readFileSync(process.argv[2] ?? '/dev/stdin', 'utf8')
 const lines = text.split('\n');
 let passed = 0;
 let failed = 0;
+let flaky = 0;
 for (const line of lines) {
   // vitest summary line.
   const vitest = line.match(/^\s*Tests\s+(?:(\d+) failed \| )?(\d+) passed/);
@@ -21,6 +22,12 @@ for (const line of lines) {
   if (pwPassed) passed += Number(pwPassed[1]);
   const pwFailed = line.match(/^\s+(\d+) failed$/);
   if (pwFailed) failed += Number(pwFailed[1]);
+  // Playwright: passed only on its retry ("  1 flaky").
+  const pwFlaky = line.match(/^\s+(\d+) flaky$/);
+  if (pwFlaky) {
+    flaky += Number(pwFlaky[1]);
+    passed += Number(pwFlaky[1]);
+  }
 }
 // web-test-runner redraws a progress line; its last one holds the totals.
 const wtr = lines.filter((l) => /test files \| \d+ passed, \d+ failed/.test(l)).at(-1);
@@ -29,4 +36,4 @@ if (wtrCounts) {
   passed += Number(wtrCounts[1]);
   failed += Number(wtrCounts[2]);
 }
-console.log(`total: ${passed} passed, ${failed} failed`);
+console.log(`total: ${passed} passed, ${failed} failed${flaky ? ` (${flaky} passed only on a retry)` : ''}`);
