@@ -94,27 +94,67 @@ export function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
-export interface SeenRequest {
+export interface Call {
   method: string;
+  url: URL;
   path: string;
+  search: URLSearchParams;
+  headers: Headers;
+  /** JSON bodies parsed; multipart bodies as FormData. */
   body: unknown;
 }
 
-/** Replace window.fetch with `handler`; returns the requests it saw. */
-export function mockFetch(handler: (req: SeenRequest) => Response | Promise<Response>): SeenRequest[] {
-  const seen: SeenRequest[] = [];
+/** Replace window.fetch with `handler`; returns the calls it saw, with headers and query. */
+export function mockApi(handler: (call: Call) => Response | Promise<Response>): Call[] {
+  const calls: Call[] = [];
   window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const req = new Request(input, init);
-    const text = await req.text();
-    const entry = {
+    const url = new URL(req.url);
+    let body: unknown;
+    if ((req.headers.get('content-type') ?? '').startsWith('multipart/form-data'))
+      body = await req.formData();
+    else {
+      const text = await req.text();
+      body = text ? JSON.parse(text) : undefined;
+    }
+    const call: Call = {
       method: req.method,
-      path: new URL(req.url).pathname,
-      body: text ? JSON.parse(text) : undefined,
+      url,
+      path: url.pathname,
+      search: url.searchParams,
+      headers: req.headers,
+      body,
     };
-    seen.push(entry);
-    return handler(entry);
+    calls.push(call);
+    return handler(call);
   };
-  return seen;
+  return calls;
+}
+
+/** The form control labelled `label` (exact text of its <label>), whatever its kind. */
+export function control<T extends HTMLElement = HTMLInputElement>(root: ParentNode, label: string): T {
+  const labelEl = deepElements(root).find(
+    (el): el is HTMLLabelElement => el instanceof HTMLLabelElement && el.textContent?.trim() === label,
+  );
+  const found = labelEl?.control;
+  if (!found) throw new Error(`No control labelled ${label}`);
+  return found as unknown as T;
+}
+
+/** Set a React-controlled input, textarea or select the way a user would (native setter + event). */
+export function setValue(
+  field: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement,
+  value: string,
+): void {
+  const proto = Object.getPrototypeOf(field) as object;
+  Object.getOwnPropertyDescriptor(proto, 'value')?.set?.call(field, value);
+  const type = field instanceof HTMLSelectElement ? 'change' : 'input';
+  field.dispatchEvent(new Event(type, { bubbles: true, composed: true }));
+}
+
+/** All the texts of the form's error messages, in page order. */
+export function errorTexts(root: ParentNode): string[] {
+  return [...root.querySelectorAll('.field__error')].map((el) => el.textContent?.trim() ?? '');
 }
 
 interface AxeResult {

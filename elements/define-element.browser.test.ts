@@ -9,7 +9,7 @@ import {
   fill,
   input,
   jsonResponse,
-  mockFetch,
+  mockApi,
   mount,
   waitFor,
 } from './browser-test-support.ts';
@@ -84,7 +84,7 @@ describe('the element runtime (built twofold-login)', () => {
 
   it('twofold-* events cross the shadow boundary to document listeners', async () => {
     const me = { id: 5, email: 'reader@twofold.test', name: 'reader', globalPermission: false, orgs: [] };
-    mockFetch(() => jsonResponse(200, { access_token: 'a.b.c', me }));
+    mockApi(() => jsonResponse(200, { access_token: 'a.b.c', me }));
     // Land on this very page (a hash change), so the test page is not navigated away.
     const redirect = `${location.pathname}${location.search}#signed-in`;
     const el = await mount('twofold-login', { redirect });

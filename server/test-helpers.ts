@@ -1,7 +1,37 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, inArray } from 'drizzle-orm';
 import type { App } from './app.ts';
 import type { Db } from './db/client.ts';
-import { outbox } from './db/schema.ts';
+import { organizations, outbox } from './db/schema.ts';
+import { demoOrganizationNames } from './db/seed.ts';
+
+/** The seeded demo organizations' ids, by their seed keys; a missing one fails loudly. */
+export async function demoOrganizationIds(
+  db: Db,
+): Promise<Record<keyof typeof demoOrganizationNames, number>> {
+  const rows = await db.select({ id: organizations.id, name: organizations.name }).from(organizations);
+  const idOf = (name: string) => {
+    const id = rows.find((r) => r.name === name)?.id;
+    if (id === undefined) throw new Error(`the demo seed has no organization named ${name}`);
+    return id;
+  };
+  return {
+    hopeHarbor: idOf(demoOrganizationNames.hopeHarbor),
+    northShore: idOf(demoOrganizationNames.northShore),
+    riverside: idOf(demoOrganizationNames.riverside),
+    mapleStreet: idOf(demoOrganizationNames.mapleStreet),
+  };
+}
+
+/**
+ * Registered, active nonprofits: a new match there resolves by its company's policy, not by the
+ * organization's own holds (registration incomplete, deactivated).
+ */
+export async function readyForMatching(db: Db, ids: number[]): Promise<void> {
+  await db
+    .update(organizations)
+    .set({ complete: true, rule_deactivated: false, type: 'non-profit' })
+    .where(inArray(organizations.id, ids));
+}
 
 /** A JSON request to the app, as a browser or integrator would send it. */
 export async function call(

@@ -13,10 +13,9 @@ import {
   permissions,
   users,
 } from '../db/schema.ts';
-import { demoOrganizationNames as names } from '../db/seed.ts';
 import type { AnyRoute } from '../http/route.ts';
 import { memoryStorage } from '../storage/storage.ts';
-import { call, signIn } from '../test-helpers.ts';
+import { call, demoOrganizationIds, signIn } from '../test-helpers.ts';
 import { createTestContext, type TestContext } from '../testing.ts';
 import { hashPassword } from './auth/passwords.ts';
 
@@ -290,10 +289,10 @@ const actors: Array<{ who: string; level: EffectiveLevel | 'anonymous' }> = [
 beforeAll(async () => {
   t = await createTestContext({ config: { logRequests: false } });
   app = createApp({ config: t.config, db: t.db, storage, logger: t.logger }).app;
-  const rows = await t.db.select({ id: organizations.id, name: organizations.name }).from(organizations);
-  orgIds.hopeHarbor = rows.find((r) => r.name === names.hopeHarbor)?.id ?? 0;
-  orgIds.northShore = rows.find((r) => r.name === names.northShore)?.id ?? 0;
-  const mapleId = rows.find((r) => r.name === names.mapleStreet)?.id ?? 0;
+  const demo = await demoOrganizationIds(t.db);
+  orgIds.hopeHarbor = demo.hopeHarbor;
+  orgIds.northShore = demo.northShore;
+  const mapleId = demo.mapleStreet;
   const [outsider] = await t.db
     .insert(users)
     .values({

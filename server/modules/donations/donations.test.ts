@@ -9,7 +9,7 @@ import {
   users,
 } from '../../db/schema.ts';
 import { demoOrganizationNames as names } from '../../db/seed.ts';
-import { call, signIn } from '../../test-helpers.ts';
+import { call, demoOrganizationIds, readyForMatching, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { hashPassword } from '../auth/passwords.ts';
 
@@ -20,14 +20,11 @@ const company: Record<string, { id: number; name: string }> = {};
 
 beforeAll(async () => {
   t = await createTestContext({ config: { logRequests: false } });
-  const rows = await t.db.select({ id: organizations.id, name: organizations.name }).from(organizations);
-  org.parent = rows.find((r) => r.name === names.hopeHarbor)?.id ?? 0;
-  org.chapter = rows.find((r) => r.name === names.northShore)?.id ?? 0;
-  org.other = rows.find((r) => r.name === names.mapleStreet)?.id ?? 0;
-  await t.db
-    .update(organizations)
-    .set({ complete: true, rule_deactivated: false, type: 'non-profit' })
-    .where(inArray(organizations.id, [org.parent, org.chapter]));
+  const demo = await demoOrganizationIds(t.db);
+  org.parent = demo.hopeHarbor;
+  org.chapter = demo.northShore;
+  org.other = demo.mapleStreet;
+  await readyForMatching(t.db, [org.parent, org.chapter]);
   // Companies with known policies, so each test reads the status it expects.
   const made = await t.db
     .insert(companies)

@@ -2,9 +2,9 @@ import { parse } from 'csv-parse/sync';
 import { inArray } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { donations, donors, organizations, permissions, users } from '../../db/schema.ts';
+import { donations, donors, permissions, users } from '../../db/schema.ts';
 import { demoOrganizationNames as names } from '../../db/seed.ts';
-import { call, signIn } from '../../test-helpers.ts';
+import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { csvColumns, csvMessages, exportDonationsCsv, neutraliseCell } from './export.ts';
@@ -16,10 +16,10 @@ let departingId = 0;
 
 beforeAll(async () => {
   t = await createTestContext({ config: { logRequests: false } });
-  const rows = await t.db.select({ id: organizations.id, name: organizations.name }).from(organizations);
-  org.parent = rows.find((r) => r.name === names.hopeHarbor)?.id ?? 0;
-  org.chapter = rows.find((r) => r.name === names.northShore)?.id ?? 0;
-  org.other = rows.find((r) => r.name === names.mapleStreet)?.id ?? 0;
+  const demo = await demoOrganizationIds(t.db);
+  org.parent = demo.hopeHarbor;
+  org.chapter = demo.northShore;
+  org.other = demo.mapleStreet;
   const [departing] = await t.db
     .insert(users)
     .values({

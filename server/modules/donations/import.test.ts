@@ -4,17 +4,9 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { importMessages } from '../../../src/contract/donation-import.ts';
 import { queryRows } from '../../db/rows.ts';
-import {
-  companies,
-  donationStatusHistory,
-  donations,
-  donors,
-  organizations,
-  permissions,
-  users,
-} from '../../db/schema.ts';
+import { companies, donationStatusHistory, donations, donors, permissions, users } from '../../db/schema.ts';
 import { demoOrganizationNames as names } from '../../db/seed.ts';
-import { signIn } from '../../test-helpers.ts';
+import { demoOrganizationIds, readyForMatching, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { hashPassword } from '../auth/passwords.ts';
 
@@ -37,16 +29,12 @@ const messyMap = {
 
 beforeAll(async () => {
   t = await createTestContext({ config: { logRequests: false } });
-  const rows = await t.db.select({ id: organizations.id, name: organizations.name }).from(organizations);
-  const idOf = (name: string) => rows.find((r) => r.name === name)?.id ?? 0;
-  org.parent = idOf(names.hopeHarbor);
-  org.north = idOf(names.northShore);
-  org.riverside = idOf(names.riverside);
-  org.other = idOf(names.mapleStreet);
-  await t.db
-    .update(organizations)
-    .set({ complete: true, rule_deactivated: false, type: 'non-profit' })
-    .where(inArray(organizations.id, [org.parent, org.north, org.riverside]));
+  const demo = await demoOrganizationIds(t.db);
+  org.parent = demo.hopeHarbor;
+  org.north = demo.northShore;
+  org.riverside = demo.riverside;
+  org.other = demo.mapleStreet;
+  await readyForMatching(t.db, [org.parent, org.north, org.riverside]);
   await t.db.insert(companies).values([
     { name: 'Test Form Co', match_method: 'form', minimum_match_cents: 2500, match_ratio: '2' },
     { name: 'Test Esign Co', match_method: 'esign', match_ratio: '1', maximum_match_cents: 100_000 },

@@ -5,7 +5,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addresses, companies, donations, donors, organizations } from '../../db/schema.ts';
 import { demoOrganizationNames as names } from '../../db/seed.ts';
-import { call, signIn } from '../../test-helpers.ts';
+import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { packetFields, packetMessages } from './packet.ts';
 
@@ -16,9 +16,9 @@ const company: Record<string, number> = {};
 
 beforeAll(async () => {
   t = await createTestContext({ config: { logRequests: false } });
-  const rows = await t.db.select({ id: organizations.id, name: organizations.name }).from(organizations);
-  org.parent = rows.find((r) => r.name === names.hopeHarbor)?.id ?? 0;
-  org.other = rows.find((r) => r.name === names.mapleStreet)?.id ?? 0;
+  const demo = await demoOrganizationIds(t.db);
+  org.parent = demo.hopeHarbor;
+  org.other = demo.mapleStreet;
   const [address] = await t.db
     .insert(addresses)
     .values({ street: '12 Harbor Way', city: 'Portland', state: 'ME', zip: '04101', country: 'US' })

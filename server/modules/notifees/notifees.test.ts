@@ -1,8 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notifees, organizations } from '../../db/schema.ts';
-import { demoOrganizationNames as names } from '../../db/seed.ts';
-import { call, signIn } from '../../test-helpers.ts';
+import { notifees } from '../../db/schema.ts';
+import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 
 let t: TestContext;
@@ -12,9 +11,9 @@ const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   t = await createTestContext();
-  const rows = await t.db.select({ id: organizations.id, name: organizations.name }).from(organizations);
-  hope = rows.find((r) => r.name === names.hopeHarbor)?.id ?? 0;
-  maple = rows.find((r) => r.name === names.mapleStreet)?.id ?? 0;
+  const demo = await demoOrganizationIds(t.db);
+  hope = demo.hopeHarbor;
+  maple = demo.mapleStreet;
   for (const who of ['admin', 'writer', 'reader']) tokens[who] = await signIn(t.app, `${who}@twofold.test`);
 });
 afterAll(() => t.close());

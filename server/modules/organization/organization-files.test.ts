@@ -2,9 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app.ts';
 import { documents, organizations } from '../../db/schema.ts';
-import { demoOrganizationNames as names } from '../../db/seed.ts';
 import { memoryStorage } from '../../storage/storage.ts';
-import { call, signIn } from '../../test-helpers.ts';
+import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 
 let t: TestContext;
@@ -26,9 +25,9 @@ beforeAll(async () => {
   t = await createTestContext();
   // The same database, with files kept in memory so the test can see what is stored.
   app = createApp({ config: t.config, db: t.db, storage, logger: t.logger }).app;
-  const rows = await t.db.select({ id: organizations.id, name: organizations.name }).from(organizations);
-  hope = rows.find((r) => r.name === names.hopeHarbor)?.id ?? 0;
-  maple = rows.find((r) => r.name === names.mapleStreet)?.id ?? 0;
+  const demo = await demoOrganizationIds(t.db);
+  hope = demo.hopeHarbor;
+  maple = demo.mapleStreet;
   for (const who of ['admin', 'writer', 'reader']) tokens[who] = await signIn(t.app, `${who}@twofold.test`);
 });
 afterAll(() => t.close());

@@ -5,8 +5,7 @@ import { OrganizationResponse } from '../../../src/contract/organization.ts';
 import { type OrganizationPatch, toPartialQuery } from '../../../src/contract/organization-update.ts';
 import { remainingSetupSteps } from '../../../src/contract/setup.ts';
 import { addresses, organizationCategories, organizations } from '../../db/schema.ts';
-import { demoOrganizationNames as names } from '../../db/seed.ts';
-import { call, signIn } from '../../test-helpers.ts';
+import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { decryptPrivateKey } from './private-key.ts';
 
@@ -17,9 +16,9 @@ const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   t = await createTestContext();
-  const rows = await t.db.select({ id: organizations.id, name: organizations.name }).from(organizations);
-  hope = rows.find((r) => r.name === names.hopeHarbor)?.id ?? 0;
-  maple = rows.find((r) => r.name === names.mapleStreet)?.id ?? 0;
+  const demo = await demoOrganizationIds(t.db);
+  hope = demo.hopeHarbor;
+  maple = demo.mapleStreet;
   for (const who of ['super', 'admin', 'writer', 'reader'])
     tokens[who] = await signIn(t.app, `${who}@twofold.test`);
 });

@@ -1,8 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizations, outbox, permissions, users } from '../../db/schema.ts';
-import { demoOrganizationNames as names } from '../../db/seed.ts';
-import { call, lastMailTo, linkIn, signIn } from '../../test-helpers.ts';
+import { outbox, permissions, users } from '../../db/schema.ts';
+import { call, demoOrganizationIds, lastMailTo, linkIn, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 
 let t: TestContext;
@@ -13,9 +12,9 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   t = await createTestContext();
-  const rows = await t.db.select({ id: organizations.id, name: organizations.name }).from(organizations);
-  hope = rows.find((r) => r.name === names.hopeHarbor)?.id ?? 0;
-  maple = rows.find((r) => r.name === names.mapleStreet)?.id ?? 0;
+  const demo = await demoOrganizationIds(t.db);
+  hope = demo.hopeHarbor;
+  maple = demo.mapleStreet;
   for (const who of ['super', 'admin', 'writer', 'reader']) {
     tokens[who] = await signIn(t.app, `${who}@twofold.test`);
     ids[who] =

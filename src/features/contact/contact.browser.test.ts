@@ -6,11 +6,15 @@ import {
   axeViolations,
   button,
   byText,
+  type Call,
+  control,
+  errorTexts,
   jsonResponse,
+  mockApi,
   mount,
+  setValue,
   waitFor,
 } from '../../../elements/browser-test-support.ts';
-import { type Call, control, errorTexts, mockApi, setValue } from '../registration/browser-test-helpers.ts';
 
 const realFetch = window.fetch;
 

@@ -1,8 +1,10 @@
 /**
  * Fixtures for the <twofold-donations> browser tests: a signed-in user with a current
  * organization (the element starts the session itself), donations in the list's shape, and a
- * fetch stand-in that sees query strings and multipart bodies.
+ * fetch stand-in (the shared one, which sees query strings and multipart bodies) that also answers
+ * the session's own calls.
  */
+import { type Call, jsonResponse, mockApi as mockAnyApi } from '../../../elements/browser-test-support.ts';
 import type { ImportTestResponse } from '../../contract/donation-import.ts';
 import type { Donation, DonationListResponse } from '../../contract/donations.ts';
 import { emptyOrganization } from '../../contract/organization.ts';
@@ -102,16 +104,8 @@ export function importTest(fields: Partial<ImportTestResponse> = {}): ImportTest
   };
 }
 
-export interface Call {
-  method: string;
-  url: URL;
-  /** JSON bodies parsed; multipart bodies as FormData. */
-  body: unknown;
-}
-
-export function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
+export type { Call };
+export const json = jsonResponse;
 
 /**
  * Answers the session and organization calls itself and hands everything else to `handler`.
@@ -122,22 +116,12 @@ export function mockApi(
   level: 'read' | 'write' | 'admin' = 'write',
 ): Call[] {
   const calls: Call[] = [];
-  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
-    const url = new URL(request.url);
-    if (url.pathname === '/api/common') return json(200, me);
-    if (url.pathname === `/api/organization/${orgId}`) return json(200, organizationResponse(level));
-    const type = request.headers.get('content-type') ?? '';
-    let body: unknown;
-    if (type.startsWith('multipart/form-data')) body = await request.formData();
-    else {
-      const text = await request.text();
-      body = text ? JSON.parse(text) : undefined;
-    }
-    const call = { method: request.method, url, body };
+  mockAnyApi((call) => {
+    if (call.path === '/api/common') return json(200, me);
+    if (call.path === `/api/organization/${orgId}`) return json(200, organizationResponse(level));
     calls.push(call);
     return handler(call);
-  };
+  });
   return calls;
 }
 

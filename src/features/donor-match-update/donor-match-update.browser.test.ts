@@ -4,11 +4,14 @@ import {
   assertEqual,
   axeViolations,
   button,
+  type Call,
+  control,
   jsonResponse,
+  mockApi,
   mount,
+  setValue,
   waitFor,
 } from '../../../elements/browser-test-support.ts';
-import { type Call, control, mockApi, setValue } from '../registration/browser-test-helpers.ts';
 
 const realFetch = window.fetch;
 const sessionKey = 'twofold_donor_session';

@@ -6,10 +6,10 @@ import {
   axeViolations,
   byText,
   jsonResponse,
+  mockApi,
   mount,
   waitFor,
 } from '../../../elements/browser-test-support.ts';
-import { mockApi } from '../registration/browser-test-helpers.ts';
 
 const realFetch = window.fetch;
 const startUrl = `${location.pathname}${location.search}`;

@@ -10,7 +10,7 @@ import {
   fill,
   input,
   jsonResponse,
-  mockFetch,
+  mockApi,
   mount,
   waitFor,
 } from '../../../elements/browser-test-support.ts';
@@ -31,7 +31,7 @@ async function loginPage() {
 
 describe('<twofold-login>', () => {
   it("shows the spec's validation messages and sends nothing", async () => {
-    const seen = mockFetch(() => jsonResponse(500, {}));
+    const seen = mockApi(() => jsonResponse(500, {}));
     const { root } = await loginPage();
     fill(input(root, 'Email') as HTMLInputElement, 'not-an-email');
     fill(input(root, 'Password') as HTMLInputElement, '123');
@@ -49,7 +49,7 @@ describe('<twofold-login>', () => {
   });
 
   it("a failed login shows the destructive toast 'Login Failed' with the server's message", async () => {
-    const seen = mockFetch(() => jsonResponse(401, { message: 'Invalid email or password' }));
+    const seen = mockApi(() => jsonResponse(401, { message: 'Invalid email or password' }));
     const { root, toasts } = await loginPage();
     fill(input(root, 'Email') as HTMLInputElement, 'reader@twofold.test');
     fill(input(root, 'Password') as HTMLInputElement, 'wrong-password');
@@ -72,7 +72,7 @@ describe('<twofold-login>', () => {
 
   it("reads 'Signing in...' while the request is in flight", async () => {
     let answer: ((r: Response) => void) | undefined;
-    mockFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
+    mockApi(() => new Promise<Response>((resolve) => (answer = resolve)));
     const { root } = await loginPage();
     fill(input(root, 'Email') as HTMLInputElement, 'reader@twofold.test');
     fill(input(root, 'Password') as HTMLInputElement, 'twofold-demo');
@@ -97,7 +97,7 @@ describe('<twofold-login>', () => {
   });
 
   it("magic link: 'No User Found' with support contact, and Try Again returns to the form", async () => {
-    mockFetch(() => jsonResponse(404, { message: 'No user found with that email address' }));
+    mockApi(() => jsonResponse(404, { message: 'No user found with that email address' }));
     const { root } = await loginPage();
     (root.querySelectorAll<HTMLButtonElement>('[role="tab"]')[1] as HTMLButtonElement).click();
     const email = await waitFor(
@@ -113,7 +113,7 @@ describe('<twofold-login>', () => {
   });
 
   it("magic link: success toasts 'Magic Link Created' and shows 'Magic Link Sent!'", async () => {
-    const seen = mockFetch(() => jsonResponse(200, { message: 'Magic link sent' }));
+    const seen = mockApi(() => jsonResponse(200, { message: 'Magic link sent' }));
     const { root, toasts } = await loginPage();
     (root.querySelectorAll<HTMLButtonElement>('[role="tab"]')[1] as HTMLButtonElement).click();
     const email = await waitFor(
@@ -134,7 +134,7 @@ describe('<twofold-login>', () => {
   });
 
   it("forgot password: needs an '@', then confirms 'Reset instructions sent!'", async () => {
-    const seen = mockFetch(() =>
+    const seen = mockApi(() =>
       jsonResponse(200, {
         message: 'If an account exists for that email, reset instructions are on their way.',
       }),
@@ -154,7 +154,7 @@ describe('<twofold-login>', () => {
   });
 
   it('an invalid magic link shows the server message and a way back to the form', async () => {
-    mockFetch(() =>
+    mockApi(() =>
       jsonResponse(400, {
         message: 'This sign-in link is invalid or has expired. Please request a new one.',
       }),

@@ -7,13 +7,16 @@ import {
   axeViolations,
   button,
   byText,
+  type Call,
+  control,
   deepElements,
   jsonResponse,
+  mockApi,
   mount,
+  setValue,
   waitFor,
 } from '../../../elements/browser-test-support.ts';
 import type { Donation } from '../../contract/donations.ts';
-import { type Call, control, mockApi, setValue } from '../registration/browser-test-helpers.ts';
 
 const realFetch = window.fetch;
 

@@ -4,11 +4,15 @@ import {
   assertEqual,
   axeViolations,
   button,
+  type Call,
+  control,
+  errorTexts,
   jsonResponse,
+  mockApi,
   mount,
+  setValue,
   waitFor,
 } from '../../../elements/browser-test-support.ts';
-import { type Call, control, errorTexts, mockApi, setValue } from '../registration/browser-test-helpers.ts';
 
 const realFetch = window.fetch;
 

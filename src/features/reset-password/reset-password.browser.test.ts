@@ -9,7 +9,7 @@ import {
   fill,
   input,
   jsonResponse,
-  mockFetch,
+  mockApi,
   mount,
   waitFor,
 } from '../../../elements/browser-test-support.ts';
@@ -36,7 +36,7 @@ describe('<twofold-reset-password>', () => {
   });
 
   it('checks length and "Passwords don\'t match" before sending', async () => {
-    const seen = mockFetch(() => jsonResponse(200, { message: 'Your password has been reset.' }));
+    const seen = mockApi(() => jsonResponse(200, { message: 'Your password has been reset.' }));
     const el = await mount('twofold-reset-password', { token });
     const root = el.shadowRoot as ShadowRoot;
     fill(input(root, 'New Password') as HTMLInputElement, '123');
@@ -53,7 +53,7 @@ describe('<twofold-reset-password>', () => {
 
   it("a rejected token shows the server's message and the toast 'Password Reset Failed'", async () => {
     const message = 'This reset link is invalid or has expired. Please request a new password reset link.';
-    const seen = mockFetch(() => jsonResponse(400, { message }));
+    const seen = mockApi(() => jsonResponse(400, { message }));
     const toaster = await mount('twofold-toaster');
     const el = await mount('twofold-reset-password', { token });
     const root = el.shadowRoot as ShadowRoot;
@@ -66,7 +66,7 @@ describe('<twofold-reset-password>', () => {
   });
 
   it('success says so (heading and toast)', async () => {
-    mockFetch(() => jsonResponse(200, { message: 'Your password has been reset.' }));
+    mockApi(() => jsonResponse(200, { message: 'Your password has been reset.' }));
     const toaster = await mount('twofold-toaster');
     const el = await mount('twofold-reset-password', { token });
     const root = el.shadowRoot as ShadowRoot;
