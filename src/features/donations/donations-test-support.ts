@@ -8,6 +8,7 @@ import { type Call, jsonResponse, mockApi as mockAnyApi } from '../../../element
 import type { ImportTestResponse } from '../../contract/donation-import.ts';
 import type { Donation, DonationListResponse } from '../../contract/donations.ts';
 import { emptyOrganization } from '../../contract/organization.ts';
+import { testMatch } from '../match-dialog/test-match.ts';
 
 export const orgId = 7;
 
@@ -46,7 +47,7 @@ export function organizationResponse(level: 'read' | 'write' | 'admin') {
 }
 
 export function donation(id: number, fields: Partial<Donation> = {}): Donation {
-  return {
+  return testMatch({
     id,
     transaction_id: `T-${id}`,
     donated_at: '2025-03-01T00:00:00.000Z',
@@ -63,19 +64,10 @@ export function donation(id: number, fields: Partial<Donation> = {}): Donation {
     organization: { id: orgId, name: 'Hope Harbor Foundation' },
     organization_id: orgId,
     custom: {},
-    recurring_id: null,
-    recurring_history: [],
-    inert: 0,
-    silenced: false,
-    refunded_bill_id: null,
-    eligible_bill_id: null,
-    processed_bill_id: null,
-    adobe_sign_signingUrl: null,
-    notifications: [],
     created_at: '2025-03-02T00:00:00.000Z',
     updated_at: '2025-03-02T00:00:00.000Z',
     ...fields,
-  };
+  });
 }
 
 export function listResponse(total: number, count = Math.min(total, 25)): DonationListResponse {

@@ -17,43 +17,13 @@ import {
   waitFor,
 } from '../../../elements/browser-test-support.ts';
 import type { Donation } from '../../contract/donations.ts';
+import { testMatch } from './test-match.ts';
 
 const realFetch = window.fetch;
 
 afterEach(() => {
   for (const el of document.querySelectorAll('twofold-match-dialog, twofold-toaster')) el.remove();
   window.fetch = realFetch;
-});
-
-const match = (over: Partial<Donation> = {}): Donation => ({
-  id: 41,
-  transaction_id: 'tx-41',
-  donated_at: '2026-03-05T15:30:00.000Z',
-  amount: 125.5,
-  matched: 125.5,
-  status: { id: 5, name: 'Donor to E-Sign Form', billing_status: 'ineligible' },
-  status_id: 5,
-  donor: { id: 7, name: 'Dana Donor', email: 'dana@example.org' },
-  donor_id: 7,
-  donor_name: 'Dana Donor',
-  company: { id: 3, name: 'Acme Corp', match_method: 'esign', guide: null, url: null, verify: null },
-  company_id: 3,
-  company_name: 'Acme Corp',
-  organization: { id: 1, name: 'Hope Harbor' },
-  organization_id: 1,
-  custom: { team: 'Blue', amply: { id: 'x' } },
-  recurring_id: null,
-  recurring_history: [],
-  inert: 0,
-  silenced: false,
-  refunded_bill_id: null,
-  eligible_bill_id: null,
-  processed_bill_id: null,
-  adobe_sign_signingUrl: null,
-  notifications: [],
-  created_at: '2026-03-05T15:31:00.000Z',
-  updated_at: '2026-03-05T15:31:00.000Z',
-  ...over,
 });
 
 /** A server holding one match: GET answers it, PUT and confirm change it, as the real one would. */
@@ -101,7 +71,7 @@ const toastText = (toasts: ShadowRoot, text: string) =>
 
 describe('<twofold-match-dialog>', () => {
   it('opens with the match loaded in Match Details, focus inside, labelled and axe clean', async () => {
-    server(match());
+    server(testMatch());
     const { root } = await openDialog();
     await loaded(root);
     const dialog = root.querySelector('dialog') as HTMLDialogElement;
@@ -127,7 +97,7 @@ describe('<twofold-match-dialog>', () => {
   });
 
   it('saves the edited fields with PUT, says so, and tells the host the match changed', async () => {
-    const calls = server(match());
+    const calls = server(testMatch());
     const { el, root, toasts } = await openDialog();
     await loaded(root);
     const changed: unknown[] = [];
@@ -152,7 +122,7 @@ describe('<twofold-match-dialog>', () => {
   });
 
   it('Save & Re-Email sends reprocess, and a refused save says the spec text with the reason', async () => {
-    const calls = server(match(), (call) =>
+    const calls = server(testMatch(), (call) =>
       call.method === 'PUT' && (call.body as { reprocess?: boolean }).reprocess
         ? jsonResponse(409, {
             message: 'A donation with this transaction id already exists for this organization.',
@@ -175,7 +145,7 @@ describe('<twofold-match-dialog>', () => {
   });
 
   it('shows field errors and sends nothing when the donor name is empty', async () => {
-    const calls = server(match());
+    const calls = server(testMatch());
     const { root } = await openDialog();
     await loaded(root);
     setValue(control(root, 'Donor Name *'), '  ');
@@ -186,7 +156,7 @@ describe('<twofold-match-dialog>', () => {
   });
 
   it('Submitted confirms the status, says so, and reloads the match', async () => {
-    const calls = server(match());
+    const calls = server(testMatch());
     const { root, toasts } = await openDialog();
     await loaded(root);
     button(root, 'Submitted')?.click();
@@ -202,7 +172,7 @@ describe('<twofold-match-dialog>', () => {
   });
 
   it('a failed status change says so and keeps the match as it was', async () => {
-    server(match(), (call) =>
+    server(testMatch(), (call) =>
       call.path === '/api/donation/confirm' ? jsonResponse(403, { message: 'No' }) : undefined,
     );
     const { root, toasts } = await openDialog();
@@ -213,14 +183,14 @@ describe('<twofold-match-dialog>', () => {
   });
 
   it('offers Refund and no No Charge when a bill exists, and the disabled Refunded badge once refunded', async () => {
-    server(match({ eligible_bill_id: 5 }));
+    server(testMatch({ eligible_bill_id: 5 }));
     let { root } = await openDialog();
     await loaded(root);
     assert(button(root, 'Refund'), 'Refund');
     assert(!button(root, 'No Charge'), 'no No Charge');
     assert(!button(root, 'Refunded'), 'no Refunded badge yet');
     for (const el of document.querySelectorAll('twofold-match-dialog, twofold-toaster')) el.remove();
-    server(match({ eligible_bill_id: 5, refunded_bill_id: 6 }));
+    server(testMatch({ eligible_bill_id: 5, refunded_bill_id: 6 }));
     ({ root } = await openDialog());
     await loaded(root);
     assertEqual(button(root, 'Refunded')?.disabled, true, 'the Refunded badge is disabled');
@@ -228,7 +198,7 @@ describe('<twofold-match-dialog>', () => {
   });
 
   it('Silence toggles to Un-Silence with the spec texts', async () => {
-    const calls = server(match());
+    const calls = server(testMatch());
     const { root, toasts } = await openDialog();
     await loaded(root);
     button(root, 'Silence')?.click();
@@ -243,7 +213,7 @@ describe('<twofold-match-dialog>', () => {
   });
 
   it('Delete Match asks first, then deletes, says so and closes', async () => {
-    const calls = server(match());
+    const calls = server(testMatch());
     const { el, root, toasts } = await openDialog();
     await loaded(root);
     const closed: unknown[] = [];
@@ -259,7 +229,7 @@ describe('<twofold-match-dialog>', () => {
   });
 
   it('Escape closes the dialog, removes open and tells the host', async () => {
-    server(match());
+    server(testMatch());
     const { el, root } = await openDialog();
     await loaded(root);
     const closed = new Promise((resolve) =>
@@ -272,7 +242,7 @@ describe('<twofold-match-dialog>', () => {
 
   it('lists sent emails with a preview link in a new tab, and shows Recurring History only when there is some', async () => {
     server(
-      match({
+      testMatch({
         notifications: [
           {
             id: 9,
@@ -304,7 +274,7 @@ describe('<twofold-match-dialog>', () => {
 
   it('a failed load says the spec text, and a retry that works says Match Data Loaded', async () => {
     let fail = true;
-    server(match(), (call) =>
+    server(testMatch(), (call) =>
       call.method === 'GET' && fail ? jsonResponse(500, { message: 'Server error' }) : undefined,
     );
     const { root, toasts } = await openDialog();
@@ -317,7 +287,7 @@ describe('<twofold-match-dialog>', () => {
   });
 
   it('searches companies from 3 characters and sends the chosen company id', async () => {
-    const calls = server(match(), (call) =>
+    const calls = server(testMatch(), (call) =>
       call.path.startsWith('/search/company-name/')
         ? jsonResponse(200, {
             names: [
