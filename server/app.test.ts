@@ -62,6 +62,13 @@ describe('the built portal and element bundles', () => {
     expect(login.headers.get('location')).toBe('/portal/login');
   });
 
+  it("redirects the spec's /donor-match-update/{di} to the portal's donor page, query kept", async () => {
+    const page = await t.app.request('/donor-match-update/42?token=abc');
+    expect(page.status).toBe(302);
+    expect(page.headers.get('location')).toBe('/portal/donor-match-update/42?token=abc');
+    expect((await t.app.request('/donor-match-update/..%2Fadmin')).status).toBe(404);
+  });
+
   it('sends security headers: no framing, no sniffing, no referrer', async () => {
     const res = await t.app.request('/portal');
     const csp = res.headers.get('content-security-policy') ?? '';

@@ -47,6 +47,11 @@ export function mountStatic(app: Hono<AppEnv>, distDir: string): void {
   app.get('/', (c) => c.redirect('/portal'));
   // spec: "After a password reset the user goes to /login."
   app.get('/login', (c) => c.redirect('/portal/login'));
+  // spec: the FAQ's donor link "redirects to /donor-match-update/{di}"; the page is the portal's.
+  app.get('/donor-match-update/:id{[1-9][0-9]{0,9}}', (c) => {
+    const query = new URL(c.req.url).search;
+    return c.redirect(`/portal/donor-match-update/${c.req.param('id')}${query}`);
+  });
 
   app.use('/assets/*', staticFrom(portalDir, { cacheControl: 'public, max-age=31536000, immutable' }));
   app.use('/elements/*', staticFrom(distDir, { cacheControl: 'public, max-age=300', cors: true }));

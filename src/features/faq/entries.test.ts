@@ -17,6 +17,7 @@ const ids = (choices: Partial<FaqChoices>) => selectEntries({ ...none, ...choice
 
 const general = [
   'role',
+  'vr-not-matched',
   'wrong-details',
   'company-not-listed',
   'broken-link',
@@ -58,9 +59,9 @@ describe('FAQ entries', () => {
     expect(ids({})).toEqual(general);
   });
 
-  it('adds both Vertical Raise entries for vr, and nothing of Apex', () => {
+  it('adds the Vertical Raise entry for vr, and nothing of Apex', () => {
     const shown = ids({ partner: 'vr' });
-    expect(shown).toEqual(['role', 'vr-not-matched', 'vr-role', ...general.slice(1)]);
+    expect(shown).toEqual(['role', 'vr-not-matched', 'vr-role', ...general.slice(2)]);
     expect(shown).not.toContain('apex-role');
   });
 
@@ -68,7 +69,8 @@ describe('FAQ entries', () => {
     const shown = ids({ partner: 'apex' });
     expect(shown).toContain('apex-role');
     expect(shown).not.toContain('vr-role');
-    expect(shown).not.toContain('vr-not-matched');
+    // spec gives the 'does not match Vertical Raise' entry no partner: everyone sees it.
+    expect(shown).toContain('vr-not-matched');
   });
 
   it.each([
@@ -190,6 +192,11 @@ describe('choices from the query string', () => {
     expect(choicesFromQuery('?de=dee%40example.org').donor).toBeNull();
     expect(choicesFromQuery('?di=..%2F..%2Fadmin&de=dee%40example.org').donor).toBeNull();
     expect(choicesFromQuery('?di=42&de=not-an-email').donor).toBeNull();
+    // Match ids are whole numbers the server knows; anything else would be a staff sign-in link.
+    expect(choicesFromQuery('?di=abc-1&de=dee%40example.org').donor).toBeNull();
+    expect(choicesFromQuery('?di=042&de=dee%40example.org').donor).toBeNull();
+    expect(choicesFromQuery('?di=2147483648&de=dee%40example.org').donor).toBeNull();
+    expect(choicesFromQuery('?di=2147483647&de=dee%40example.org').donor?.matchId).toBe('2147483647');
   });
 });
 

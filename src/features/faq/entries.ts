@@ -59,11 +59,14 @@ export function cleanCompanyName(value: string | null | undefined): string | nul
   return text ? text.slice(0, 120) : null;
 }
 
-/** A match id as it may appear in a path segment: letters, digits, '-' and '_', at most 64. */
+/**
+ * A match id as the server knows one: a whole number from 1 to 2,147,483,647. Anything else
+ * would reach GET /api/auth/otp as a staff redirect, and the donor would get no donor link.
+ */
 export function cleanMatchId(value: string | null | undefined): string | null {
   if (typeof value !== 'string') return null;
   const id = value.trim();
-  return /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : null;
+  return /^[1-9][0-9]{0,9}$/.test(id) && Number(id) <= 2_147_483_647 ? id : null;
 }
 
 /** A donor email good enough to ask for a link with (the server checks it properly). */
@@ -188,7 +191,8 @@ export function allEntries(choices: FaqChoices): FaqEntry[] {
     },
     {
       id: 'vr-not-matched',
-      type: 'vr',
+      // spec lists it without '(vr only)', unlike the two partner entries after it: a general entry.
+      type: 'general',
       question: 'My company says it does not match gifts to Vertical Raise. What should I do?',
       answer: [
         p(

@@ -88,7 +88,7 @@ describe('<twofold-faq>', () => {
   it("shows 'General' and only the general entries with no choices at all", async () => {
     const { root } = await faq();
     assertEqual(badge(root), 'General', 'the default badge');
-    assertEqual(questions(root).length, 9, 'the general entries');
+    assertEqual(questions(root).length, 10, 'the general entries');
     assert(!questions(root).some((q) => q.startsWith('How does matching work')), 'no process answer');
   });
 
@@ -190,7 +190,7 @@ describe('<twofold-faq>', () => {
   it('sends the donor to portal-base when it is given', async () => {
     mockApi(() => jsonResponse(200, { message: 'sent' }));
     const { el, root } = await faq({
-      'match-id': 'm-9',
+      'match-id': '9',
       'donor-email': 'dee@example.org',
       'api-base': 'https://api.twofold.test',
       'portal-base': 'https://portal.example.org/giving/',
@@ -205,7 +205,7 @@ describe('<twofold-faq>', () => {
     await waitFor(() => redirect, 'the event');
     assertEqual(
       redirect,
-      'https://portal.example.org/giving/portal/donor-match-update/m-9',
+      'https://portal.example.org/giving/portal/donor-match-update/9',
       'under portal-base',
     );
   });
