@@ -5,6 +5,7 @@ import { openConfiguredDatabase } from './db/client.ts';
 import { demoPassword, demoUsers, seedDemo } from './db/seed.ts';
 import { seedDemoMatches } from './db/seed-matches.ts';
 import { consoleLogger as logger } from './http/logger.ts';
+import { startBillIssuer } from './jobs/bill-issuer.ts';
 import { createMailWorker } from './jobs/mail-worker.ts';
 import { transportFor } from './mail/transport.ts';
 
@@ -30,6 +31,7 @@ async function main() {
   const transport = transportFor(config);
   const worker = createMailWorker({ db: database.db, transport, logger });
   worker.start();
+  const billIssuer = startBillIssuer({ db: database.db, logger });
 
   const { app } = createApp({ config, db: database.db, logger });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => {
@@ -53,6 +55,7 @@ async function main() {
     closing = true;
     logger.info(`${signal}: shutting down`);
     server.close();
+    billIssuer.stop();
     void (async () => {
       await worker.stop();
       transport.close?.();

@@ -353,9 +353,18 @@ export const donations = pgTable(
     /** spec: "inert (1 = external match)". */
     inert: integer('inert').notNull().default(0),
     silenced: boolean('silenced').notNull().default(false),
-    refunded_bill_id: integer('refunded_bill_id'),
-    eligible_bill_id: integer('eligible_bill_id'),
-    processed_bill_id: integer('processed_bill_id'),
+    /** The bill the refund is credited on (see server/modules/billing/bills.ts). */
+    refunded_bill_id: integer('refunded_bill_id').references((): AnyPgColumn => bills.id, {
+      onDelete: 'set null',
+    }),
+    /** The month's bill this match counts on, once submitted on a per-match plan. */
+    eligible_bill_id: integer('eligible_bill_id').references((): AnyPgColumn => bills.id, {
+      onDelete: 'set null',
+    }),
+    /** The same bill once issued. */
+    processed_bill_id: integer('processed_bill_id').references((): AnyPgColumn => bills.id, {
+      onDelete: 'set null',
+    }),
     adobe_sign_signing_url: text('adobe_sign_signing_url'),
     ...timestamps,
   },
@@ -366,6 +375,7 @@ export const donations = pgTable(
     index('donations_org_status_idx').on(t.organization_id, t.status_id),
     index('donations_donor_idx').on(t.donor_id),
     index('donations_company_idx').on(t.company_id),
+    index('donations_eligible_bill_idx').on(t.eligible_bill_id).where(sql`${t.eligible_bill_id} is not null`),
     index('donations_org_recurring_idx')
       .on(t.organization_id, t.recurring_id)
       .where(sql`${t.recurring_id} is not null`),
@@ -436,5 +446,32 @@ export const donationNotifications = pgTable(
     index('donation_notifications_donation_idx').on(t.donation_id, t.created_at.desc()),
     index('donation_notifications_recipient_idx').on(t.organization_id, t.to_email, t.created_at.desc()),
     uniqueIndex('donation_notifications_open_token_unique').on(t.open_token_hash),
+  ],
+);
+
+/**
+ * A nonprofit's monthly bill on a per-match plan (elig_3, elig_5: a share of its eligible match
+ * requests). Open during its month; matches submitted then count on it (eligible_bill_id), and
+ * refunds made then are credited on it (refunded_bill_id). Issued once the month is over: its
+ * matches become processed (processed_bill_id).
+ */
+export const bills = pgTable(
+  'bills',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The plan when the bill was opened: its rate. */
+    plan: text('plan').notNull(),
+    /** The first day of the month (UTC) and the first day after it. */
+    period_start: timestamp('period_start', { withTimezone: true }).notNull(),
+    period_end: timestamp('period_end', { withTimezone: true }).notNull(),
+    issued_at: timestamp('issued_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('bills_org_period_unique').on(t.organization_id, t.period_start),
+    index('bills_unissued_idx').on(t.period_end).where(sql`${t.issued_at} is null`),
   ],
 );

@@ -1,4 +1,4 @@
-import { count, eq, inArray } from 'drizzle-orm';
+import { count, eq, inArray, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../testing.ts';
 import { donationStatusHistory, donations, organizations } from './schema.ts';
@@ -40,5 +40,21 @@ describe('the demo matches', () => {
       .from(donationStatusHistory)
       .where(eq(donationStatusHistory.donation_id, first?.id ?? 0));
     expect(history?.n).toBeGreaterThanOrEqual(1);
+    // Hope Harbor is on a per-match plan: its (and its chapters') submitted matches are on its bill.
+    const billed = await t.db
+      .select({
+        org: donations.organization_id,
+        bill: donations.eligible_bill_id,
+        status: donations.status_id,
+      })
+      .from(donations)
+      .where(isNotNull(donations.eligible_bill_id));
+    expect(billed.length).toBeGreaterThan(0);
+    expect(billed.every((r) => r.status === 4)).toBe(true);
+    const [maple] = await t.db
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.name, demoOrganizationNames.mapleStreet));
+    expect(billed.some((r) => r.org === maple?.id)).toBe(false);
   });
 });

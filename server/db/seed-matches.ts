@@ -25,7 +25,8 @@ const lastNames = ['Smith', 'Garcia', 'Chen', 'Okafor', 'Novak', 'Patel', 'Kim',
  * The demo portal's matches: 72 gifts to Hope Harbor, its two chapters and Maple Street over the
  * last year, from donors at companies of every match method (and a few with no company or an
  * employer outside the catalogue), created through the same path as the API so each has its
- * resolved status and history; some then confirmed Submitted or No Charge. Runs only when none of
+ * resolved status and history; some then confirmed Submitted (Hope Harbor's count on its bill
+ * for the month: it is on a per-match plan) or No Charge. Runs only when none of
  * these organizations has a match yet, so a restart adds nothing and a user's data is never touched.
  * Not part of the test seed: tests make the matches they need.
  */
@@ -72,7 +73,8 @@ export async function seedDemoMatches(db: Db, now = new Date()): Promise<void> {
     created.push(donation.id);
   }
   const submitted = created.filter((_, i) => i % 6 === 1);
-  const noCharge = created.filter((_, i) => i % 17 === 4);
+  // Never one of the submitted: a match on a bill is refunded, not marked No Charge.
+  const noCharge = created.filter((_, i) => i % 17 === 4 && i % 6 !== 1);
   if (submitted.length)
     await confirmDonations(db, admin.id, { donation_ids: submitted, status: 'submitted' });
   if (noCharge.length) await confirmDonations(db, admin.id, { donation_ids: noCharge, status: 'no-charge' });

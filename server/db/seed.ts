@@ -54,7 +54,8 @@ const demoOrganizations: OrganizationSeed[] = [
     mission:
       'Hope Harbor Foundation gives families facing homelessness along the Massachusetts coast emergency shelter, warm meals and the job training to find a home of their own.',
     country: 'US',
-    plan: 'premium',
+    // Per-match billing (5% of eligible match requests): Submitted matches show its ledger.
+    plan: 'elig_5',
     is_premium: 'true',
     is_twofold_client: true,
     complete: true,

@@ -34,6 +34,7 @@ import {
   type StatusChangeSource,
 } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
+import { billingConflict, countSubmitted, creditRefunds } from '../billing/bills.ts';
 import {
   type NotificationLinks,
   notificationsOf,
@@ -617,16 +618,26 @@ const confirmedStatus: Record<ConfirmStatus, StatusId> = {
  * spec: "POST /api/donation/confirm, body donation_ids, status": each match moves to Submitted,
  * No Charge or Refunded, with a history row, all or none (the guard has checked every one).
  */
-export async function confirmDonations(db: Db, userId: number, body: ConfirmRequest) {
+export async function confirmDonations(db: Db, userId: number, body: ConfirmRequest, now = new Date()) {
   const to = confirmedStatus[body.status];
   const ids = [...new Set(body.donation_ids)];
   await db.transaction(async (tx) => {
     const rows = await tx
-      .select({ id: donations.id, status_id: donations.status_id })
+      .select({
+        id: donations.id,
+        organization_id: donations.organization_id,
+        status_id: donations.status_id,
+        eligible_bill_id: donations.eligible_bill_id,
+        processed_bill_id: donations.processed_bill_id,
+        refunded_bill_id: donations.refunded_bill_id,
+      })
       .from(donations)
       .where(inArray(donations.id, ids))
       .for('update');
     if (rows.length !== ids.length) throw new HttpError(404, donationMessages.notFound);
+    // No Charge and Refund are for unbilled and billed matches respectively (server/modules/billing/bills.ts).
+    const conflict = billingConflict(body.status, rows);
+    if (conflict) throw new HttpError(400, conflict);
     const changing = rows.filter((r) => r.status_id !== to);
     if (changing.length === 0) return;
     await tx
@@ -646,6 +657,8 @@ export async function confirmDonations(db: Db, userId: number, body: ConfirmRequ
         user_id: userId,
       })),
     );
+    if (body.status === 'submitted') await countSubmitted(tx, changing, now);
+    if (body.status === 'refunded') await creditRefunds(tx, changing, now);
   });
   return { message: donationMessages.confirmed, donation_ids: ids, status_id: to };
 }

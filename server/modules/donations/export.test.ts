@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { inArray } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { donations, donors, permissions, users } from '../../db/schema.ts';
+import { bills, donations, donors, permissions, users } from '../../db/schema.ts';
 import { demoOrganizationNames as names } from '../../db/seed.ts';
 import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
@@ -75,13 +75,22 @@ const records = (text: string) => parse(text, { bom: true }) as string[][];
 describe('CSV export', () => {
   it('answers a link that opens without the bearer token and streams a CSV with BOM, header and the rows', async () => {
     const alice = await donor(org.parent, 'Alice Giver', 'alice@example.org');
+    const [bill] = await t.db
+      .insert(bills)
+      .values({
+        organization_id: org.parent,
+        plan: 'elig_5',
+        period_start: new Date('2025-03-01T00:00:00Z'),
+        period_end: new Date('2025-04-01T00:00:00Z'),
+      })
+      .returning({ id: bills.id });
     await gift(org.parent, {
       donor_id: alice,
       transaction_id: 'T-1',
       amount_cents: 120_050,
       matched_cents: 120_050,
       company_name: 'Acme, Inc.',
-      eligible_bill_id: 7,
+      eligible_bill_id: bill?.id ?? null,
       silenced: true,
     });
     const { link, response, text } = await download();

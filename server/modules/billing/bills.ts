@@ -1,0 +1,153 @@
+/**
+ * Per-match billing: the ledger behind a match's eligible, processed and refunded bill ids.
+ *
+ * spec: "elig_5 = 5% of eligible match requests (Full Price); elig_3 = 3% (Growing)"; a match's
+ * billing status is "eligible, processed, otherwise shown as Ineligible"; "No Charge … when …
+ * there is no eligible or processed bill"; "Refund … when a bill exists and no refund". The spec
+ * is silent on when a match becomes billable and how bills are cut; the choices:
+ *
+ * | event                                         | effect                                                      |
+ * |-----------------------------------------------|-------------------------------------------------------------|
+ * | staff confirm a match Submitted, per-match plan | it counts on its payer's bill for the month (eligible)    |
+ * | the month ends (issueBills, hourly)           | the bill is issued; its matches become processed            |
+ * | staff refund a billed match                   | status Refunded; credited on the payer's bill for the month |
+ * | No Charge on a billed match, Refund on an unbilled one | refused (400): the two never overlap                |
+ *
+ * Submitted is the moment the request goes to the company: what a nonprofit pays a share for.
+ * Flat plans and the free plan bill nothing per match, so their matches stay ineligible and keep
+ * No Charge. The payer is the organization itself, or its parent when a chapter's billing is the
+ * parent's (is_premium 'parent'). Bills are kept here; reporting them to a payment provider as
+ * metered usage is not wired (see README, Billing).
+ */
+import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { Db, Queryable, Tx } from '../../db/client.ts';
+import { bills, donations, organizations } from '../../db/schema.ts';
+
+/** The share of the estimated match each per-match plan bills. */
+export const perMatchRates: Readonly<Record<string, number>> = { elig_3: 0.03, elig_5: 0.05 };
+
+export const billMessages = {
+  noChargeBilled: 'A match already on a bill cannot be marked No Charge; refund it instead.',
+  refundUnbilled: 'Only a billed match that has not been refunded can be refunded.',
+} as const;
+
+/** The calendar month (UTC) holding `now`: its first instant and the first instant after it. */
+export function monthOf(now: Date): { start: Date; end: Date } {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  return { start, end };
+}
+
+/** Who pays for an organization's matches, and on which plan. */
+async function payerOf(tx: Queryable, organizationId: number): Promise<{ id: number; plan: string }> {
+  const [org] = await tx
+    .select({
+      id: organizations.id,
+      plan: organizations.plan,
+      parent_id: organizations.parent_id,
+      is_premium: organizations.is_premium,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  if (!org) throw new Error(`organization ${organizationId} vanished inside its own transaction`);
+  if (org.is_premium === 'parent' && org.parent_id !== null) return payerOf(tx, org.parent_id);
+  return { id: org.id, plan: org.plan ?? '' };
+}
+
+/** The payer's bill for the month of `now` on `plan`, opened when it has none yet. */
+async function openBill(tx: Tx, payerId: number, plan: string, now: Date): Promise<number> {
+  const { start, end } = monthOf(now);
+  // Concurrent first matches of a month meet on the unique (organization, period) index.
+  await tx
+    .insert(bills)
+    .values({ organization_id: payerId, plan, period_start: start, period_end: end })
+    .onConflictDoNothing();
+  const [bill] = await tx
+    .select({ id: bills.id })
+    .from(bills)
+    .where(and(eq(bills.organization_id, payerId), eq(bills.period_start, start)));
+  if (!bill) throw new Error('the month’s bill was neither inserted nor found');
+  return bill.id;
+}
+
+type BilledRow = { id: number; organization_id: number };
+
+/** Submitted matches of per-match payers count on this month's bill (once: a bill is never moved). */
+export async function countSubmitted(tx: Tx, rows: BilledRow[], now: Date): Promise<void> {
+  const byOrganization = new Map<number, BilledRow[]>();
+  for (const row of rows)
+    byOrganization.set(row.organization_id, [...(byOrganization.get(row.organization_id) ?? []), row]);
+  for (const [organizationId, matches] of byOrganization) {
+    const payer = await payerOf(tx, organizationId);
+    if (perMatchRates[payer.plan] === undefined) continue;
+    const billId = await openBill(tx, payer.id, payer.plan, now);
+    await tx
+      .update(donations)
+      .set({ eligible_bill_id: billId })
+      .where(
+        and(
+          inArray(
+            donations.id,
+            matches.map((m) => m.id),
+          ),
+          isNull(donations.eligible_bill_id),
+          isNull(donations.processed_bill_id),
+          isNull(donations.refunded_bill_id),
+        ),
+      );
+  }
+}
+
+/** Refunds are credited on the payer's bill for this month, at the rate the match was billed at. */
+export async function creditRefunds(tx: Tx, rows: BilledRow[], now: Date): Promise<void> {
+  for (const row of rows) {
+    const [match] = await tx
+      .select({ plan: bills.plan })
+      .from(donations)
+      .innerJoin(
+        bills,
+        sql`${bills.id} = coalesce(${donations.processed_bill_id}, ${donations.eligible_bill_id})`,
+      )
+      .where(eq(donations.id, row.id));
+    const payer = await payerOf(tx, row.organization_id);
+    const billId = await openBill(tx, payer.id, match?.plan ?? payer.plan, now);
+    await tx.update(donations).set({ refunded_bill_id: billId }).where(eq(donations.id, row.id));
+  }
+}
+
+/**
+ * Issues every bill whose month is over: it is closed, and its matches become processed. Safe to
+ * run at any time, from several processes: each bill is issued once.
+ */
+export async function issueBills(db: Db, now: Date): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    const issued = await tx
+      .update(bills)
+      .set({ issued_at: now })
+      .where(and(isNull(bills.issued_at), lte(bills.period_end, now)))
+      .returning({ id: bills.id });
+    const ids = issued.map((b) => b.id);
+    if (ids.length > 0)
+      await tx
+        .update(donations)
+        .set({ processed_bill_id: donations.eligible_bill_id })
+        .where(inArray(donations.eligible_bill_id, ids));
+    return ids;
+  });
+}
+
+/** Checks a confirm is allowed for these matches' bills, before anything changes. */
+export function billingConflict(
+  to: 'submitted' | 'no-charge' | 'refunded',
+  rows: {
+    eligible_bill_id: number | null;
+    processed_bill_id: number | null;
+    refunded_bill_id: number | null;
+  }[],
+): string | null {
+  const billed = (r: (typeof rows)[number]) => r.eligible_bill_id !== null || r.processed_bill_id !== null;
+  if (to === 'no-charge' && rows.some(billed)) return billMessages.noChargeBilled;
+  if (to === 'refunded' && rows.some((r) => !billed(r) || r.refunded_bill_id !== null))
+    return billMessages.refundUnbilled;
+  return null;
+}
