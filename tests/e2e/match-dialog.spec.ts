@@ -185,7 +185,7 @@ test('Silence toggles to Un-Silence and back', async ({ page }) => {
   expect((await getMatch(page, s, created.id)).body?.silenced).toBe(false);
 });
 
-test('Submitted confirms the status and reloads the match; No Charge shows only where the spec says', async ({
+test('No Charge is offered on an unbilled match and moves it out of the chargeable statuses', async ({
   page,
 }) => {
   const s = await session(page);
@@ -197,17 +197,41 @@ test('Submitted confirms the status and reloads the match; No Charge shows only 
   await expect(dialog.getByRole('button', { name: 'Submit for Match' })).toHaveCount(0);
   await expect(dialog.getByRole('button', { name: 'Download Packet' })).toHaveCount(0);
 
-  await dialog.getByRole('button', { name: 'Submitted', exact: true }).click();
-  await expect(page.getByText('Donation status updated successfully.')).toBeVisible();
-  await expect(dialog.getByText('Submitted', { exact: true })).toBeVisible();
-  await expect(dialog.getByRole('button', { name: 'Submitted', exact: true })).toHaveCount(0);
-  expect((await getMatch(page, s, created.id)).body?.status_id).toBe(4);
-
   // No Charge moves it to 13, which is not one of the statuses that offer No Charge.
   await dialog.getByRole('button', { name: 'No Charge' }).click();
   await expect(page.getByText('Donation status updated successfully.')).toBeVisible();
   await expect(dialog.getByText('No Charge (internal)')).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'No Charge' })).toHaveCount(0);
+  expect((await getMatch(page, s, created.id)).body?.status_id).toBe(13);
+});
+
+test('Submitted puts the match on the month’s bill (Hope Harbor pays per match); then Refund, once, and the Refunded badge', async ({
+  page,
+}) => {
+  const s = await session(page);
+  const created = await createMatch(page, s, { company: formCompany });
+  const dialog = await openMatch(page, created.id);
+  await expect(dialog.getByText('Ineligible', { exact: true })).toBeVisible();
+
+  await dialog.getByRole('button', { name: 'Submitted', exact: true }).click();
+  await expect(page.getByText('Donation status updated successfully.')).toBeVisible();
+  await expect(dialog.getByText('Submitted', { exact: true })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Submitted', exact: true })).toHaveCount(0);
+  // The reload shows it billed: No Charge is gone, Refund is offered.
+  await expect(dialog.getByText('Eligible', { exact: true })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'No Charge' })).toHaveCount(0);
+  const submitted = (await getMatch(page, s, created.id)).body;
+  expect(submitted?.status_id).toBe(4);
+  expect(submitted?.eligible_bill_id).toEqual(expect.any(Number));
+
+  await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await expect(page.getByText('Donation status updated successfully.').last()).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Refunded' })).toBeDisabled();
+  await expect(dialog.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
+  await expect(dialog.getByText('Refunded (internal)')).toBeVisible();
+  const refunded = (await getMatch(page, s, created.id)).body;
+  expect(refunded?.status_id).toBe(16);
+  expect(refunded?.refunded_bill_id).toEqual(expect.any(Number));
 });
 
 test('Submit for Match is offered on a recurring hold and submits it', async ({ page }) => {
