@@ -151,6 +151,10 @@ const samples: Record<string, Sample> = {
     level: 'read',
     request: async (id) => ({ path: `/api/organization/${id}` }),
   },
+  'get /api/organization/:id/bills': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/bills` }),
+  },
   'put /api/organization/:id/partial': {
     level: 'write',
     request: async (id) => ({ path: `/api/organization/${id}/partial?phone=${next()}` }),

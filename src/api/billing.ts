@@ -1,6 +1,12 @@
-import { billingPortalPath, type PlanId, subscribePath } from '../contract/billing.ts';
+import {
+  BillsResponse,
+  billingPortalPath,
+  billsPath,
+  type PlanId,
+  subscribePath,
+} from '../contract/billing.ts';
 import { authToken } from '../state/token.ts';
-import { getApiBase } from './client.ts';
+import { getApiBase, request } from './client.ts';
 
 /**
  * Subscriptions are browser navigations, not API calls: the server answers with redirects (to the
@@ -34,4 +40,9 @@ export function billingPortalUrl(organizationId: number): string | null {
     return null;
   }
   return resolve(billingPortalPath(organizationId, token));
+}
+
+/** GET /api/organization/{id}/bills: the monthly bills of a per-match plan, newest first. */
+export function listBills(organizationId: number): Promise<BillsResponse> {
+  return request(BillsResponse, billsPath(organizationId).slice(1));
 }

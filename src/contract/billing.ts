@@ -143,3 +143,29 @@ export function billingPortalPath(organizationId: number, token: string): string
 
 /** The billing screen's own address, where every subscribe and billing-portal call returns. */
 export const billingPagePath = '/portal/billing';
+
+/** The share of each eligible request's estimated match a per-match plan bills. */
+export const perMatchRates: Readonly<Partial<Record<string, number>>> = { elig_3: 0.03, elig_5: 0.05 };
+
+/**
+ * A month's bill on a per-match plan, as GET /api/organization/{id}/bills lists them (newest
+ * first). Dollars: the estimated match of the requests it counts and of the refunds credited on
+ * it, and what it comes to at its plan's rate (negative when refunds outweigh the month).
+ */
+export const Bill = z.object({
+  id: z.number(),
+  plan: z.string(),
+  period_start: z.string(),
+  period_end: z.string(),
+  /** null while the month is open. */
+  issued_at: z.nullable(z.string()),
+  requests: z.number(),
+  matched: z.number(),
+  refunds: z.number(),
+  refunded: z.number(),
+  amount: z.number(),
+});
+export type Bill = z.infer<typeof Bill>;
+export const BillsResponse = z.object({ bills: z.array(Bill) });
+export type BillsResponse = z.infer<typeof BillsResponse>;
+export const billsPath = (organizationId: number) => `/api/organization/${organizationId}/bills`;

@@ -84,6 +84,11 @@ test('a reader sees the plans and the explanation, with every choice disabled', 
     await expect(button).toHaveAccessibleDescription(/Only admins of this organization can change its plan/);
   }
   await expect(page.getByRole('link', { name: 'Manage billing' })).toHaveCount(0);
+  // The per-match plan's bills: the demo's submitted matches are on this month's open bill.
+  const bills = page.getByRole('region', { name: 'Monthly bills' });
+  const thisMonth = bills.getByRole('row').filter({ hasText: 'Full Price' }).filter({ hasText: 'Open' });
+  await expect(thisMonth).toHaveCount(1);
+  await expect(thisMonth.getByRole('cell').nth(2)).toHaveText(/^[1-9]\d* \(\$[\d,]+\.\d\d\)$/);
   await expectNoAxeViolations(page);
 });
 

@@ -1,8 +1,10 @@
 import * as z from 'zod';
 import { MessageResponse } from '../../../src/contract/auth.ts';
-import { idSegment } from '../../http/params.ts';
+import { BillsResponse } from '../../../src/contract/billing.ts';
+import { IdParams, idSegment, orgFromIdParam } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
 import * as service from './billing.service.ts';
+import { billsOf } from './bills.ts';
 
 const error = (description: string) => ({ description, schema: MessageResponse });
 const tags = ['billing'];
@@ -49,6 +51,16 @@ export const billingRoutes = [
       404: error('Organization with id {id} not found'),
     },
     handler: ({ params, query, deps }) => service.billingPortal(deps, params.id, query.token),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/organization/:id/bills',
+    access: { level: 'read', capability: 'organization.view', org: orgFromIdParam },
+    summary: "The organization's monthly bills on a per-match plan, newest first, with what each comes to",
+    tags,
+    params: IdParams,
+    responses: { 200: { description: 'The bills', schema: BillsResponse } },
+    handler: async ({ params, deps }) => ({ bills: await billsOf(deps.db, params.id) }),
   }),
   defineRoute({
     method: 'post',

@@ -121,4 +121,22 @@ describe('per-match bills', () => {
     const [row] = await t.db.select().from(donations).where(eq(donations.id, id));
     expect(row?.refunded_bill_id).toBe(after.refunded_bill_id);
   });
+
+  it('GET /bills lists the month with its requests, refunds and what they come to at the plan’s rate', async () => {
+    const res = await call(t.app, 'GET', `/api/organization/${org.hope}/bills`, { token });
+    expect(res.status).toBe(200);
+    const { start } = monthOf(new Date());
+    const month = res.json.bills.find(
+      (b: { period_start: string }) => b.period_start === start.toISOString(),
+    );
+    // Every match above was $200 at 1:1, submitted this month; the refunded one is credited on the
+    // same month's bill, so it counts once among the requests and once among the refunds.
+    const rows = await t.db.select().from(donations).where(eq(donations.eligible_bill_id, month.id));
+    expect(month).toMatchObject({ plan: 'elig_5', requests: rows.length, refunds: 1, refunded: 200 });
+    expect(month.matched).toBe(200 * rows.length);
+    expect(month.amount).toBeCloseTo(0.05 * 200 * (rows.length - 1), 2);
+    expect((await call(t.app, 'GET', `/api/organization/${org.maple}/bills`, { token })).json.bills).toEqual(
+      [],
+    );
+  });
 });

@@ -19,12 +19,10 @@
  * parent's (is_premium 'parent'). Bills are kept here; reporting them to a payment provider as
  * metered usage is not wired (see README, Billing).
  */
-import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { type Bill, perMatchRates } from '../../../src/contract/billing.ts';
 import type { Db, Queryable, Tx } from '../../db/client.ts';
 import { bills, donations, organizations } from '../../db/schema.ts';
-
-/** The share of the estimated match each per-match plan bills. */
-export const perMatchRates: Readonly<Record<string, number>> = { elig_3: 0.03, elig_5: 0.05 };
 
 export const billMessages = {
   noChargeBilled: 'A match already on a bill cannot be marked No Charge; refund it instead.',
@@ -150,4 +148,43 @@ export function billingConflict(
   if (to === 'refunded' && rows.some((r) => !billed(r) || r.refunded_bill_id !== null))
     return billMessages.refundUnbilled;
   return null;
+}
+
+/** The organization's bills, newest month first (the last 24), with what each comes to. */
+export async function billsOf(db: Queryable, organizationId: number): Promise<Bill[]> {
+  const rows = await db
+    .select({
+      id: bills.id,
+      plan: bills.plan,
+      period_start: bills.period_start,
+      period_end: bills.period_end,
+      issued_at: bills.issued_at,
+      // Written out: drizzle leaves columns unqualified in a one-table select, and inside these
+      // subqueries an unqualified "id" would be the match's, not the bill's.
+      requests: sql<number>`(select count(*)::int from donations d where d.eligible_bill_id = bills.id)`,
+      matched_cents: sql<string>`(select coalesce(sum(d.matched_cents), 0)::bigint from donations d where d.eligible_bill_id = bills.id)`,
+      refunds: sql<number>`(select count(*)::int from donations d where d.refunded_bill_id = bills.id)`,
+      refunded_cents: sql<string>`(select coalesce(sum(d.matched_cents), 0)::bigint from donations d where d.refunded_bill_id = bills.id)`,
+    })
+    .from(bills)
+    .where(eq(bills.organization_id, organizationId))
+    .orderBy(desc(bills.period_start))
+    .limit(24);
+  return rows.map((r) => {
+    const matched = Number(r.matched_cents);
+    const refunded = Number(r.refunded_cents);
+    const rate = perMatchRates[r.plan] ?? 0;
+    return {
+      id: r.id,
+      plan: r.plan,
+      period_start: r.period_start.toISOString(),
+      period_end: r.period_end.toISOString(),
+      issued_at: r.issued_at?.toISOString() ?? null,
+      requests: r.requests,
+      matched: matched / 100,
+      refunds: r.refunds,
+      refunded: refunded / 100,
+      amount: Math.round(rate * (matched - refunded)) / 100,
+    };
+  });
 }

@@ -14,6 +14,11 @@ export const billingTexts = {
   noMoney:
     'Plans pay for the Twofold portal itself. Twofold never handles donations or matching gifts: they go straight from donors and their employers to you.',
   stripeSetupLink: 'Set up card payments for your own donation pages',
+  billsTitle: 'Monthly bills',
+  billsExplained:
+    'A match request counts on the bill for the month staff mark it Submitted, at your plan’s share of its estimated match. A refund is credited on the month it is made. Each bill is issued when its month ends.',
+  billsLoading: 'Loading bills...',
+  noBills: 'No bills yet: a bill opens with the first match request marked Submitted.',
 } as const;
 
 /** What a return from subscribe or the billing portal tells the user (the server's query parameters). */

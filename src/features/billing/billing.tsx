@@ -1,8 +1,17 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { format } from 'date-fns';
 import { useEffect, useId, useRef, useState } from 'react';
-import { billingPortalUrl, subscribeUrl } from '../../api/billing.ts';
-import { currentPlan, defaultPlan, type Plan, plans } from '../../contract/billing.ts';
+import { billingPortalUrl, listBills, subscribeUrl } from '../../api/billing.ts';
+import { errorMessage } from '../../api/client.ts';
+import {
+  type Bill,
+  currentPlan,
+  defaultPlan,
+  type Plan,
+  perMatchRates,
+  planById,
+  plans,
+} from '../../contract/billing.ts';
 import { can, type Organization } from '../../contract/index.ts';
 import { navigate } from '../../state/navigation.ts';
 import {
@@ -104,6 +113,7 @@ function Plans({ organization, isAdmin }: { organization: Organization; isAdmin:
           {billingTexts.adminsOnly}
         </p>
       )}
+      <Bills organization={organization} />
       <ul className="billing__plans" aria-label="Plans">
         {plans.map((plan) => {
           const isCurrent = current?.id === plan.id;
@@ -186,5 +196,89 @@ function CurrentPlanSummary({ organization, current }: { organization: Organizat
         ? ` Your last subscription ended on ${format(cancelled, 'MMMM d, yyyy')}.`
         : ''}
     </p>
+  );
+}
+
+const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/**
+ * The monthly bills of a per-match plan (server/modules/billing/bills.ts): each month's eligible
+ * match requests, the refunds credited on it and what it comes to. Shown on a per-match plan, or
+ * whenever there are bills from one.
+ */
+function Bills({ organization }: { organization: Organization }) {
+  const [bills, setBills] = useState<Bill[] | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const titleId = useId();
+  const perMatch = perMatchRates[organization.plan] !== undefined && organization.is_premium === true;
+
+  useEffect(() => {
+    let current = true;
+    setBills(null);
+    setFailure(null);
+    listBills(organization.id)
+      .then((answer) => current && setBills(answer.bills))
+      .catch((error: unknown) => current && setFailure(errorMessage(error)));
+    return () => {
+      current = false;
+    };
+  }, [organization.id]);
+
+  if (!perMatch && (bills === null || bills.length === 0) && failure === null) return null;
+  return (
+    <section className="billing__bills" aria-labelledby={titleId} part="bills">
+      <h2 id={titleId} className="billing__bills-title">
+        {billingTexts.billsTitle}
+      </h2>
+      <p className="billing__note">{billingTexts.billsExplained}</p>
+      {failure !== null ? (
+        <p role="alert" className="billing__notice billing__notice--error">
+          {failure}
+        </p>
+      ) : bills === null ? (
+        <p className="muted">{billingTexts.billsLoading}</p>
+      ) : bills.length === 0 ? (
+        <p className="muted">{billingTexts.noBills}</p>
+      ) : (
+        <table className="billing__bills-table">
+          <thead>
+            <tr>
+              <th scope="col">Month</th>
+              <th scope="col">Plan</th>
+              <th scope="col" className="billing__numeric">
+                Match requests
+              </th>
+              <th scope="col" className="billing__numeric">
+                Refunds
+              </th>
+              <th scope="col" className="billing__numeric">
+                Amount
+              </th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {bills.map((bill) => (
+              <tr key={bill.id}>
+                <td>{format(new Date(bill.period_start), 'MMMM yyyy')}</td>
+                <td>{planById(bill.plan)?.name ?? bill.plan}</td>
+                <td className="billing__numeric">
+                  {bill.requests} ({dollars.format(bill.matched)})
+                </td>
+                <td className="billing__numeric">
+                  {bill.refunds} ({dollars.format(bill.refunded)})
+                </td>
+                <td className="billing__numeric">{dollars.format(bill.amount)}</td>
+                <td>
+                  <Badge variant={bill.issued_at ? 'success' : 'info'}>
+                    {bill.issued_at ? 'Issued' : 'Open'}
+                  </Badge>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
   );
 }
