@@ -327,7 +327,7 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
                   onClick={() => activate(donation.id)}
                   onKeyDown={(event) => onRowKey(event, donation.id)}
                 >
-                  <td>{formatDonated(donation.donated_at)}</td>
+                  <td className="donations__date">{formatDonated(donation.donated_at)}</td>
                   <td>{donation.donor?.name ?? donation.donor_name ?? ''}</td>
                   <td className="donations__numeric">{formatAmount(donation.amount)}</td>
                   <td>{donation.company?.name ?? donation.company_name ?? ''}</td>
