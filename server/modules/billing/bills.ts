@@ -70,12 +70,15 @@ async function openBill(tx: Tx, payerId: number, plan: string, now: Date): Promi
 
 type BilledRow = { id: number; organization_id: number };
 
+function byOrganization(rows: BilledRow[]): Map<number, BilledRow[]> {
+  const groups = new Map<number, BilledRow[]>();
+  for (const row of rows) groups.set(row.organization_id, [...(groups.get(row.organization_id) ?? []), row]);
+  return groups;
+}
+
 /** Submitted matches of per-match payers count on this month's bill (once: a bill is never moved). */
 export async function countSubmitted(tx: Tx, rows: BilledRow[], now: Date): Promise<void> {
-  const byOrganization = new Map<number, BilledRow[]>();
-  for (const row of rows)
-    byOrganization.set(row.organization_id, [...(byOrganization.get(row.organization_id) ?? []), row]);
-  for (const [organizationId, matches] of byOrganization) {
+  for (const [organizationId, matches] of byOrganization(rows)) {
     const payer = await payerOf(tx, organizationId);
     if (perMatchRates[payer.plan] === undefined) continue;
     const billId = await openBill(tx, payer.id, payer.plan, now);
@@ -96,20 +99,36 @@ export async function countSubmitted(tx: Tx, rows: BilledRow[], now: Date): Prom
   }
 }
 
-/** Refunds are credited on the payer's bill for this month, at the rate the match was billed at. */
+/**
+ * Refunds are credited on the payer's bill for this month (one per payer and month, at the plan
+ * it was opened with). A payer that has left per-match billing gets the month's credit bill at
+ * the rate the refunded match was billed at.
+ */
 export async function creditRefunds(tx: Tx, rows: BilledRow[], now: Date): Promise<void> {
-  for (const row of rows) {
-    const [match] = await tx
-      .select({ plan: bills.plan })
-      .from(donations)
-      .innerJoin(
-        bills,
-        sql`${bills.id} = coalesce(${donations.processed_bill_id}, ${donations.eligible_bill_id})`,
-      )
-      .where(eq(donations.id, row.id));
-    const payer = await payerOf(tx, row.organization_id);
-    const billId = await openBill(tx, payer.id, match?.plan ?? payer.plan, now);
-    await tx.update(donations).set({ refunded_bill_id: billId }).where(eq(donations.id, row.id));
+  for (const [organizationId, matches] of byOrganization(rows)) {
+    const payer = await payerOf(tx, organizationId);
+    let plan = payer.plan;
+    if (perMatchRates[plan] === undefined && matches[0]) {
+      const [billed] = await tx
+        .select({ plan: bills.plan })
+        .from(donations)
+        .innerJoin(
+          bills,
+          sql`${bills.id} = coalesce(${donations.processed_bill_id}, ${donations.eligible_bill_id})`,
+        )
+        .where(eq(donations.id, matches[0].id));
+      plan = billed?.plan ?? plan;
+    }
+    const billId = await openBill(tx, payer.id, plan, now);
+    await tx
+      .update(donations)
+      .set({ refunded_bill_id: billId })
+      .where(
+        inArray(
+          donations.id,
+          matches.map((m) => m.id),
+        ),
+      );
   }
 }
 

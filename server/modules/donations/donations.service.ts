@@ -25,6 +25,7 @@ import {
   statusName,
 } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable, Tx } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import {
   companies,
   donationStatusHistory,
@@ -441,6 +442,20 @@ function cleanCustom(custom: Record<string, unknown> | undefined, kept: Record<s
   return merged;
 }
 
+/**
+ * A match write in one transaction. Its transaction id is checked first (assertTransactionFree);
+ * a concurrent write that took the id meanwhile meets the unique index, answered the same way.
+ */
+async function writeMatch<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(work);
+  } catch (error) {
+    if (isUniqueViolation(error, 'donations_org_transaction_unique'))
+      throw new HttpError(409, donationMessages.duplicateTransaction);
+    throw error;
+  }
+}
+
 async function assertTransactionFree(tx: Tx, orgId: number, transactionId: string | null, exceptId?: number) {
   if (!transactionId) return;
   const [clash] = await tx
@@ -496,7 +511,7 @@ export async function createDonation(
   const when = donatedAt(body.donated_at);
   const amountCents = toCents(body.amount);
   const transactionId = body.transaction_id?.trim() || null;
-  const id = await db.transaction(async (tx) => {
+  const id = await writeMatch(db, async (tx) => {
     await assertTransactionFree(tx, orgId, transactionId);
     const company = await findCompany(tx, body);
     const recurringId = body.recurring_id?.trim() || null;
@@ -546,7 +561,7 @@ export async function updateDonation(
   if (body.id !== undefined && body.id !== donationId) throw new HttpError(400, 'id does not match the URL');
   const when = donatedAt(body.donated_at);
   const amountCents = toCents(body.amount);
-  await db.transaction(async (tx) => {
+  await writeMatch(db, async (tx) => {
     const [current] = await tx.select().from(donations).where(eq(donations.id, donationId)).for('update');
     if (!current) throw new HttpError(404, donationMessages.notFound);
     const orgId = current.organization_id;

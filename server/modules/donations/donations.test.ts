@@ -157,6 +157,14 @@ describe('creating a match', () => {
     expect(await t.db.select().from(donations)).toHaveLength(2);
   });
 
+  it('answers concurrent creates of one transaction id with one match and 409s, never a 500', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => create(org.parent, { transaction_id: 'tx-race' })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
+    expect(await t.db.select().from(donations)).toHaveLength(1);
+  });
+
   it('is refused to a reader (403) and an outsider (404), changing nothing', async () => {
     expect((await create(org.parent, {}, 'reader')).status).toBe(403);
     expect((await create(org.parent, {}, 'outsider')).status).toBe(404);

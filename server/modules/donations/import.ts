@@ -11,6 +11,7 @@ import {
 } from '../../../src/contract/donation-import.ts';
 import { isStatusId, type StatusId, statuses, statusIdOf } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable, Tx } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { companies, donationStatusHistory, donations, donors, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { type NotificationLinks, notifyMatches } from '../notifications/notifications.service.ts';
@@ -465,10 +466,7 @@ export async function uploadImport(
       });
     } catch (error) {
       // Another upload of the same rows committed first: the unique transaction id refused ours.
-      if (
-        (error as { code?: string }).code === '23505' ||
-        (error as { cause?: { code?: string } }).cause?.code === '23505'
-      )
+      if (isUniqueViolation(error, 'donations_org_transaction_unique'))
         throw new HttpError(
           409,
           'Some of these donations were imported by another upload meanwhile. Test the file again.',

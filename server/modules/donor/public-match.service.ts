@@ -68,24 +68,6 @@ export async function publicMatchOrganization(
 }
 
 /**
- * Runs a match creation, answering a transaction id taken by a concurrent request as the
- * creation path's own check does (409), not as a database error.
- */
-async function createOnce<T>(create: () => Promise<T>): Promise<T> {
-  try {
-    return await create();
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-    const constraint =
-      (error as { constraint?: string }).constraint ??
-      (error as { cause?: { constraint?: string } }).cause?.constraint;
-    if (code === '23505' && constraint === 'donations_org_transaction_unique')
-      throw new HttpError(409, donationMessages.duplicateTransaction);
-    throw error;
-  }
-}
-
-/**
  * POST /api/public/match/{slug}: a donor asks their employer to match their gift. The match is
  * created through the donations creation path (the donor row, the resolved status and its
  * history, marked as coming from the public page); the answer says what the donor does next.
@@ -101,35 +83,29 @@ export async function requestMatch(
   const org = await findMatchOrganization(db, slug);
   if (!(await db.transaction((tx) => spendSolution(tx, config.jwtSecret, body.captcha))))
     throw new HttpError(400, captchaFailedMessage);
-  const { donation } = await createOnce(() =>
-    createDonation(
-      db,
-      org.id,
-      null,
-      {
-        // Noon UTC: the same calendar day wherever the nonprofit's staff read it.
-        donated_at: `${body.donated_at}T12:00:00.000Z`,
-        amount: body.amount,
-        donor: { name: body.donor.name.trim(), email: body.donor.email.trim().toLowerCase() },
-        company_id: body.company_id,
-        company_name: body.company_name.trim(),
-        transaction_id: body.transaction_id?.trim() || null,
-      },
-      'public',
-      config,
-    ),
+  const { donation } = await createDonation(
+    db,
+    org.id,
+    null,
+    {
+      // Noon UTC: the same calendar day wherever the nonprofit's staff read it.
+      donated_at: `${body.donated_at}T12:00:00.000Z`,
+      amount: body.amount,
+      donor: { name: body.donor.name.trim(), email: body.donor.email.trim().toLowerCase() },
+      company_id: body.company_id,
+      company_name: body.company_name.trim(),
+      transaction_id: body.transaction_id?.trim() || null,
+    },
+    'public',
+    config,
   );
   const [company] = donation.company_id
     ? await db.select().from(companies).where(eq(companies.id, donation.company_id))
     : [];
-  const [stored] = await db
-    .select({ donated_at: donations.donated_at })
-    .from(donations)
-    .where(eq(donations.id, donation.id));
   return {
     match_id: donation.id,
     status: { id: donation.status_id, name: statusName(donation.status_id) },
-    company: company && stored ? nextStepsCompany(company, stored.donated_at) : null,
+    company: company ? nextStepsCompany(company, new Date(donation.donated_at)) : null,
     company_name: donation.company_name ?? body.company_name.trim(),
   };
 }
