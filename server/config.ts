@@ -48,7 +48,7 @@ export type StripeConfig = {
 };
 
 /** STRIPE_PRICE_FLAT_5 ... STRIPE_PRICE_ELIG_5: the environment variable of each paid plan's price. */
-export const stripePriceVariable = (plan: PlanId) => `STRIPE_PRICE_${plan.toUpperCase()}`;
+const stripePriceVariable = (plan: PlanId) => `STRIPE_PRICE_${plan.toUpperCase()}`;
 
 const boolean = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })

@@ -57,24 +57,22 @@ export function mountStatic(app: Hono<AppEnv>, distDir: string): void {
   app.use('/elements/*', staticFrom(distDir, { cacheControl: 'public, max-age=300', cors: true }));
 
   const portalFiles = staticFrom(portalDir, { cacheControl: 'no-cache' });
-  const portalPage: MiddlewareHandler<AppEnv> = async (c, next) => {
-    // A path with an extension is a file: serve it or 404, never the app shell.
-    if (path.extname(c.req.path) && c.req.path !== '/portal/index.html') return portalFiles(c, next);
-    if (!existsSync(portalIndex)) return c.text(portalNotBuilt, 503);
-    const found = await serveStatic<AppEnv>({ path: portalIndex })(c, next);
-    if (found instanceof Response) withHeaders(found, { cacheControl: 'no-cache' });
-    return found;
-  };
-  app.get('/portal', portalPage);
-  app.get('/portal/*', portalPage);
-  // spec (part 1, section 1): the public matching page lives at /match/{slug}, outside /portal.
-  // A slug is a name and may hold a dot ("st.-mary's"): always the app shell, never a file.
+  /** The portal's index.html, whatever the path below it: the browser app routes from there. */
   const appShell: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (!existsSync(portalIndex)) return c.text(portalNotBuilt, 503);
     const found = await serveStatic<AppEnv>({ path: portalIndex })(c, next);
     if (found instanceof Response) withHeaders(found, { cacheControl: 'no-cache' });
     return found;
   };
+  const portalPage: MiddlewareHandler<AppEnv> = async (c, next) => {
+    // A path with an extension is a file: serve it or 404, never the app shell.
+    if (path.extname(c.req.path) && c.req.path !== '/portal/index.html') return portalFiles(c, next);
+    return appShell(c, next);
+  };
+  app.get('/portal', portalPage);
+  app.get('/portal/*', portalPage);
+  // spec (part 1, section 1): the public matching page lives at /match/{slug}, outside /portal.
+  // A slug is a name and may hold a dot ("st.-mary's"): always the app shell, never a file.
   app.get('/match/*', appShell);
   // spec (part 2, section 2): the match dialog's email preview opens /preview-notification/{id}.
   app.get('/preview-notification/*', appShell);

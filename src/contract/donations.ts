@@ -203,3 +203,7 @@ export const donationMessages = {
   deleted: 'Match deleted successfully.',
   confirmed: 'Donation status updated successfully.',
 } as const;
+
+/** spec: "Download Packet: for esign, paper or mail companies … at status 1 or 4" (the button and the server's 409 alike). */
+export const packetMethods = ['esign', 'paper', 'mail'] as const;
+export const packetStatuses: readonly number[] = [1, 4];

@@ -11,6 +11,7 @@ import {
 import { organizationNotFound } from '../../../src/contract/organization.ts';
 import { organizations, users } from '../../db/schema.ts';
 import { HttpError, httpMessages } from '../../http/errors.ts';
+import { maxId } from '../../http/params.ts';
 import type { AuthUser, Deps } from '../../http/route.ts';
 import { verifyAccessToken } from '../../http/session.ts';
 import { effectiveLevel } from '../permissions/permissions.service.ts';
@@ -43,7 +44,7 @@ async function userFromToken(deps: Deps, token: string | undefined): Promise<Aut
   const claims = await verifyAccessToken(deps.config.jwtSecret, token);
   if (!claims || (claims.kind ?? 'staff') !== 'staff') return null;
   const id = Number(claims.sub);
-  if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return null;
+  if (!Number.isSafeInteger(id) || id <= 0 || id > maxId) return null;
   const [user] = await deps.db
     .select({ id: users.id, email: users.email, name: users.name, globalPermission: users.global_permission })
     .from(users)

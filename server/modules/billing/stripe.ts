@@ -52,7 +52,7 @@ function sessionUrl(path: string, body: unknown): string {
   return url;
 }
 
-export type CheckoutRequest = {
+type CheckoutRequest = {
   price: string;
   /** Metered prices (the percentage plans) take no quantity. */
   metered: boolean;
@@ -98,7 +98,7 @@ export async function createPortalSession(
 }
 
 /** Stripe's default: events signed more than five minutes ago are refused (replays). */
-export const signatureToleranceSeconds = 5 * 60;
+const signatureToleranceSeconds = 5 * 60;
 
 /**
  * Checks a Stripe-Signature header (`t=<unix seconds>,v1=<hex>[,v1=<hex>]`): some v1 must be the

@@ -366,7 +366,16 @@ async function recurringHistoryOf(db: Queryable, row: Row): Promise<Donation['re
   }));
 }
 
-type CompanyRow = typeof companies.$inferSelect;
+export type CompanyRow = typeof companies.$inferSelect;
+
+/** A catalogue company as the status resolution table reads it. */
+export const resolutionCompany = (company: CompanyRow | null) =>
+  company && {
+    program: company.program as ProgramState,
+    match_method: company.match_method as MatchMethod | null,
+    minimum_match_cents: company.minimum_match_cents,
+    excluded_organization_types: company.excluded_organization_types,
+  };
 
 /** The catalogue company of a match: the id given, else an exact (any case) match of the name typed. */
 async function findCompany(tx: Tx, body: DonationWrite): Promise<CompanyRow | null> {
@@ -402,19 +411,15 @@ async function resolveFor(
   if (!org) throw new HttpError(404, donationMessages.notFound);
   const status = resolveStatus({
     organization: org,
-    company: company && {
-      program: company.program as ProgramState,
-      match_method: company.match_method as MatchMethod | null,
-      minimum_match_cents: company.minimum_match_cents,
-      excluded_organization_types: company.excluded_organization_types,
-    },
+    company: resolutionCompany(company),
     amount_cents: amountCents,
     recurring,
   });
   return status;
 }
 
-const matchOf = (status: StatusId | number, amountCents: number, company: CompanyRow | null) =>
+/** The estimated match of a gift through a catalogue company (status-resolution.ts). */
+export const matchOf = (status: StatusId | number, amountCents: number, company: CompanyRow | null) =>
   estimatedMatchCents(
     status as StatusId,
     amountCents,

@@ -2,7 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import * as z from 'zod/mini';
-import { atLeast } from '../../../src/contract/access.ts';
+import { can } from '../../../src/contract/access.ts';
 import { DonationListQuery } from '../../../src/contract/donations.ts';
 import { billingStatusLabels, billingStatusOf, statusName } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable } from '../../db/client.ts';
@@ -104,7 +104,7 @@ export async function verifyCsvLink(
     .where(eq(users.id, Number(claims.data.sub)));
   if (!user) throw new HttpError(401, csvMessages.expired);
   const level = await effectiveLevel(db, user, orgId);
-  if (level === 'none' || !atLeast(level, 'read')) throw new HttpError(403, csvMessages.noAccess);
+  if (!can(level, 'donations.view')) throw new HttpError(403, csvMessages.noAccess);
   return claims.data.filters;
 }
 

@@ -199,6 +199,11 @@ describe('cell values', () => {
     expect(readRow({ line: 5, cells: { ...cells, date: '' } }, map)).toMatchObject({
       reason: 'Missing donation date',
     });
+    // A NUL in a custom column is the row's problem, not a database error for the whole upload.
+    expect(readRow({ line: 6, cells: { ...cells, notes: 'ga\u0000la' } }, map)).toEqual({
+      line: 6,
+      reason: 'Text cannot contain NUL characters',
+    });
   });
 });
 

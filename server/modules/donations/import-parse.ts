@@ -458,8 +458,10 @@ export function readRow(
   if (statusIdText && statusId === null) return fail(`Status ID is not a whole number: '${statusIdText}'`);
   for (const [target, key] of Object.entries(customOf)) if (single[target]) custom[key] = single[target];
   if (single.amply_id) custom.amply = { id: single.amply_id };
-  for (const text of [donorName, donorEmail, ...Object.values(single)])
-    if (text?.includes('\u0000')) return fail('Text cannot contain NUL characters');
+  // Custom values too: PostgreSQL text and jsonb refuse NUL, which would fail the whole upload.
+  for (const text of [donorName, donorEmail, ...Object.values(single), ...Object.values(custom)])
+    if (typeof text === 'string' && text.includes('\u0000'))
+      return fail('Text cannot contain NUL characters');
   const long = Object.entries(single).find(([, v]) => v.length > 200);
   if (long) return fail(`${long[0]} is too long (at most 200 characters)`);
   return {

@@ -16,6 +16,7 @@ import { companies, donationStatusHistory, donations, donors, organizations } fr
 import { HttpError } from '../../http/errors.ts';
 import { type NotificationLinks, notifyMatches } from '../notifications/notifications.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
+import { type CompanyRow, matchOf, resolutionCompany } from './donations.service.ts';
 import {
   type ImportRowValues,
   type ImportTable,
@@ -63,7 +64,6 @@ type OrgRow = {
   complete: boolean;
   type: string;
 };
-type CompanyRow = typeof companies.$inferSelect;
 
 /** A row ready to be created. */
 type Planned = ImportRowValues & { organizationId: number; company: CompanyRow | null; status: StatusId };
@@ -277,12 +277,7 @@ async function plan(
     } else {
       status = resolveStatus({
         organization: row.org,
-        company: company && {
-          program: company.program as ProgramState,
-          match_method: company.match_method as MatchMethod | null,
-          minimum_match_cents: company.minimum_match_cents,
-          excluded_organization_types: company.excluded_organization_types,
-        },
+        company: resolutionCompany(company),
         amount_cents: row.amountCents,
         recurring: false,
       });
@@ -426,6 +421,7 @@ export async function uploadImport(
     try {
       await db.transaction(async (tx) => {
         const donorIdOf = await donorIds(tx, rows);
+        const created: number[] = [];
         for (const [index, part] of chunks(rows, insertBatch).entries()) {
           const inserted = await tx
             .insert(donations)
@@ -437,14 +433,7 @@ export async function uploadImport(
                 company_id: r.company?.id ?? null,
                 company_name: r.company?.name ?? r.companyName,
                 amount_cents: r.amountCents,
-                matched_cents: estimatedMatchCents(
-                  r.status,
-                  r.amountCents,
-                  r.company && {
-                    match_ratio: Number(r.company.match_ratio),
-                    maximum_match_cents: r.company.maximum_match_cents,
-                  },
-                ),
+                matched_cents: matchOf(r.status, r.amountCents, r.company),
                 donated_at: r.donatedAt,
                 transaction_id: r.transactionId,
                 status_id: r.status,
@@ -460,9 +449,10 @@ export async function uploadImport(
               user_id: userId,
             })),
           );
-          const ids = inserted.map((d) => d.id);
-          if (links) await notifyMatches(tx, ids, links);
+          created.push(...inserted.map((d) => d.id));
         }
+        // Once for the whole upload: the weekly limit and its locks are read once.
+        if (links) await notifyMatches(tx, created, links);
       });
     } catch (error) {
       // Another upload of the same rows committed first: the unique transaction id refused ours.

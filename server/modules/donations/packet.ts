@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import PDFDocument from 'pdfkit';
-import { donationMessages } from '../../../src/contract/donations.ts';
+import { donationMessages, packetMethods, packetStatuses } from '../../../src/contract/donations.ts';
 import { statusName } from '../../../src/contract/statuses.ts';
 import type { Queryable } from '../../db/client.ts';
 import { addresses, companies, donations, donors, organizations } from '../../db/schema.ts';
@@ -12,9 +12,6 @@ import { HttpError } from '../../http/errors.ts';
  * 4"): the matching-gift request the donor's company receives, with the nonprofit's and the
  * donor's signature fields as real PDF form fields, so it can be signed on screen or on paper.
  */
-
-export const packetMethods = ['esign', 'paper', 'mail'] as const;
-export const packetStatuses = [1, 4] as const;
 
 export const packetMessages = {
   wrongMethod: 'A packet is only available for companies that match through e-sign, paper or mail forms.',
@@ -85,8 +82,7 @@ export async function packetData(db: Queryable, donationId: number): Promise<Pac
   if (!row) throw new HttpError(404, donationMessages.notFound);
   const method = packetMethods.find((m) => m === row.match_method);
   if (!method || row.company_name === null) throw new HttpError(409, packetMessages.wrongMethod);
-  if (!(packetStatuses as readonly number[]).includes(row.status_id))
-    throw new HttpError(409, packetMessages.wrongStatus);
+  if (!packetStatuses.includes(row.status_id)) throw new HttpError(409, packetMessages.wrongStatus);
   const cityLine = [row.city, [row.state, row.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ');
   return {
     donationId: row.id,

@@ -27,7 +27,7 @@ import { updateDonation } from '../donations/donations.service.ts';
  * spec is silent on the lifetime. A donor reads the email when they get to it, not within
  * minutes like a staff member signing in: a day. It still works only once.
  */
-export const donorLinkLifetimeMs = 24 * 60 * 60 * 1000;
+const donorLinkLifetimeMs = 24 * 60 * 60 * 1000;
 
 const lower = (email: string) => email.trim().toLowerCase();
 const dollars = (cents: number | null) => (cents === null ? null : cents / 100);

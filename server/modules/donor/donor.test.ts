@@ -24,7 +24,7 @@ import {
 } from '../../db/schema.ts';
 import { demoOrganizationNames } from '../../db/seed.ts';
 import { donorTokenLifetimeSeconds } from '../../http/session.ts';
-import { call, lastMailTo, linkIn, signIn } from '../../test-helpers.ts';
+import { call, demoOrganizationIds, lastMailTo, linkIn, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { hashToken } from '../auth/tokens.ts';
 
@@ -35,19 +35,9 @@ let mapleStreet = 0;
 beforeAll(async () => {
   t = await createTestContext();
   admin = await signIn(t.app, 'admin@twofold.test');
-  hopeHarbor = await orgId(demoOrganizationNames.hopeHarbor);
-  mapleStreet = await orgId(demoOrganizationNames.mapleStreet);
+  ({ hopeHarbor, mapleStreet } = await demoOrganizationIds(t.db));
 });
 afterAll(() => t.close());
-
-async function orgId(name: string) {
-  const [org] = await t.db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(eq(organizations.name, name));
-  if (!org) throw new Error(`no organization ${name}`);
-  return org.id;
-}
 
 async function company(name: string) {
   const [row] = await t.db.select().from(companies).where(eq(companies.name, name));

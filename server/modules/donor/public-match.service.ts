@@ -13,6 +13,7 @@ import { statusName } from '../../../src/contract/statuses.ts';
 import type { Queryable } from '../../db/client.ts';
 import { companies, donations, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
+import { maxId } from '../../http/params.ts';
 import type { Deps } from '../../http/route.ts';
 import { spendSolution } from '../captcha/captcha.service.ts';
 import { createDonation } from '../donations/donations.service.ts';
@@ -24,7 +25,7 @@ import { logoUrl, nextStepsCompany } from './donor.service.ts';
  * matchPagePath(name), the one rule the portal's links use too. A number is taken as the id (the
  * element's `organization` attribute may give either). Deactivated organizations have no page.
  */
-export async function findMatchOrganization(db: Queryable, slugOrId: string) {
+async function findMatchOrganization(db: Queryable, slugOrId: string) {
   const slug = slugOrId.trim().toLowerCase();
   const notFound = new HttpError(404, donorMessages.organizationNotFound);
   // No name holds a NUL (PostgreSQL text cannot), so such a slug names nothing.
@@ -32,7 +33,7 @@ export async function findMatchOrganization(db: Queryable, slugOrId: string) {
   const active = eq(organizations.rule_deactivated, false);
   if (/^[1-9][0-9]{0,9}$/.test(slug)) {
     const id = Number(slug);
-    if (id > 2_147_483_647) throw notFound;
+    if (id > maxId) throw notFound;
     const [byId] = await db
       .select()
       .from(organizations)

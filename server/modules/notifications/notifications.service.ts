@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Donation } from '../../../src/contract/donations.ts';
+import { notificationTexts } from '../../../src/contract/notifications.ts';
 import type { Queryable } from '../../db/client.ts';
 import {
   companies,
@@ -13,8 +14,6 @@ import {
 import { HttpError } from '../../http/errors.ts';
 import { type DonorMatchStatus, donorMatchMail } from '../../mail/templates.ts';
 import { hashToken } from '../auth/tokens.ts';
-
-export const notificationMessages = { notFound: 'Notification not found' } as const;
 
 /**
  * The statuses a donor is emailed about, and why: the donor has something to do, or should know
@@ -46,13 +45,13 @@ export const notifiedStatuses: ReadonlySet<number> = new Set<DonorMatchStatus>([
 ]);
 
 /** spec: "Notification emails are sent at most weekly" — per donor (email) and organization. */
-export const notificationIntervalDays = 7;
+const notificationIntervalDays = 7;
 
 /** Where the links in a donor email point: the public origin and the support address (from config). */
 export type NotificationLinks = { publicUrl: string; supportEmail: string };
 
 /** The path of the open-tracking image of a notification. */
-export const openPixelPath = (token: string) => `/api/notification/open.gif?t=${token}`;
+const openPixelPath = (token: string) => `/api/notification/open.gif?t=${token}`;
 
 /**
  * Emails the donors of these matches about their current status, in the caller's transaction
@@ -258,7 +257,7 @@ export async function notificationOrganization(db: Queryable, notificationId: nu
     .from(donationNotifications)
     .innerJoin(donations, eq(donations.id, donationNotifications.donation_id))
     .where(eq(donationNotifications.id, notificationId));
-  if (!row) throw new HttpError(404, notificationMessages.notFound);
+  if (!row) throw new HttpError(404, notificationTexts.notFound);
   return row.organization_id;
 }
 
@@ -276,6 +275,6 @@ export async function notificationPreview(db: Queryable, notificationId: number)
     })
     .from(donationNotifications)
     .where(eq(donationNotifications.id, notificationId));
-  if (!row) throw new HttpError(404, notificationMessages.notFound);
+  if (!row) throw new HttpError(404, notificationTexts.notFound);
   return { ...row, created_at: row.created_at.toISOString() };
 }

@@ -1,5 +1,5 @@
 import type { MatchMethod } from '../../contract/companies.ts';
-import type { ConfirmStatus } from '../../contract/donations.ts';
+import { type ConfirmStatus, packetMethods, packetStatuses } from '../../contract/donations.ts';
 import { chargeableStatuses, statusIdOf } from '../../contract/statuses.ts';
 
 /**
@@ -41,11 +41,6 @@ const chargeable = (statusId: number) => (chargeableStatuses as readonly number[
 export const hasBill = (facts: Pick<ActionFacts, 'eligible_bill_id' | 'processed_bill_id'>) =>
   facts.eligible_bill_id !== null || facts.processed_bill_id !== null;
 
-/** spec: "Download Packet: for esign, paper or mail companies". */
-export const packetMethods: readonly MatchMethod[] = ['esign', 'paper', 'mail'];
-/** spec: "… at status 1 or 4". */
-export const packetStatuses: readonly number[] = [statusIdOf.matchCompleted, statusIdOf.submitted];
-
 export function matchActions(facts: ActionFacts): MatchActions {
   const refunded = facts.refunded_bill_id !== null;
   const method = facts.company?.match_method ?? null;
@@ -62,7 +57,9 @@ export function matchActions(facts: ActionFacts): MatchActions {
     // spec: "Submit for Match: available at status 22 with a recurring_id".
     submitForMatch: facts.status_id === statusIdOf.recurringHold && Boolean(facts.recurring_id?.trim()),
     downloadPacket:
-      method !== null && packetMethods.includes(method) && packetStatuses.includes(facts.status_id),
+      method !== null &&
+      (packetMethods as readonly MatchMethod[]).includes(method) &&
+      packetStatuses.includes(facts.status_id),
   };
 }
 
