@@ -5,7 +5,7 @@ import {
   type PlanId,
   subscribePath,
 } from '../contract/billing.ts';
-import { authToken } from '../state/token.ts';
+import { currentToken } from '../state/token-store.ts';
 import { getApiBase, request } from './client.ts';
 
 /**
@@ -19,27 +19,26 @@ function resolve(path: string): string {
 }
 
 /**
- * spec: "The browser opens /api/organization/{id}/subscribe/{plan}?token={token}", resolved
- * against the API base. null without a session token: spec: "a missing token on subscribe logs an
- * error and does nothing".
+ * A navigation URL carrying the session token (the spec's `?token=`), resolved against the API
+ * base; null without a token: spec: "a missing token on subscribe logs an error and does nothing".
  */
-export function subscribeUrl(organizationId: number, plan: PlanId): string | null {
-  const token = authToken.value;
+function withToken(path: (token: string) => string, what: string): string | null {
+  const token = currentToken();
   if (!token) {
-    console.error('Cannot subscribe: no authentication token in this session.');
+    console.error(`Cannot ${what}: no authentication token in this session.`);
     return null;
   }
-  return resolve(subscribePath(organizationId, plan, token));
+  return resolve(path(token));
 }
 
-/** spec: "Billing portal link: /api/organization/{id}/billing-portal?token={token}". null without a token. */
+/** spec: "The browser opens /api/organization/{id}/subscribe/{plan}?token={token}". */
+export function subscribeUrl(organizationId: number, plan: PlanId): string | null {
+  return withToken((token) => subscribePath(organizationId, plan, token), 'subscribe');
+}
+
+/** spec: "Billing portal link: /api/organization/{id}/billing-portal?token={token}". */
 export function billingPortalUrl(organizationId: number): string | null {
-  const token = authToken.value;
-  if (!token) {
-    console.error('Cannot open the billing portal: no authentication token in this session.');
-    return null;
-  }
-  return resolve(billingPortalPath(organizationId, token));
+  return withToken((token) => billingPortalPath(organizationId, token), 'open the billing portal');
 }
 
 /** GET /api/organization/{id}/bills: the monthly bills of a per-match plan, newest first. */

@@ -65,23 +65,3 @@ export const packetFileName = (donationId: number) => `donation-${donationId}-es
 export function downloadPacket(donationId: number): Promise<Blob> {
   return download(`api/donation/${id(donationId)}/esign/download`);
 }
-
-/**
- * GET /search/company-name/{text}?exclude=false&other=true. spec (section 8): "a failed company
- * search returns empty names".
- */
-export async function searchCompanyNames(text: string): Promise<CompanySearchEntry[]> {
-  try {
-    const { names } = await request(
-      CompanySearchResponse,
-      `search/company-name/${encodeURIComponent(text)}`,
-      {
-        searchParams: { exclude: 'false', other: 'true' },
-        authenticated: false,
-      },
-    );
-    return names;
-  } catch {
-    return [];
-  }
-}

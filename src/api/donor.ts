@@ -6,6 +6,7 @@ import {
   type DonorMatchUpdate,
   DonorMatchUpdateResponse,
   DonorSessionResponse,
+  donorLinkRedirect,
   donorSessionKey,
   type MatchRequest,
   MatchRequestResponse,
@@ -56,17 +57,6 @@ export const clearDonorSession = () => writeDonorSession(null);
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
-/**
- * GET /api/auth/otp?email=…&redirect=/donor-match-update/{id}: emails the donor a new link. The
- * answer is the same whether or not the email is the match's.
- */
-export function requestDonorLink(email: string, matchId: number): Promise<MessageResponse> {
-  return request(MessageResponse, 'api/auth/otp', {
-    searchParams: { email, redirect: `/donor-match-update/${matchId}` },
-    authenticated: false,
-  });
-}
-
 /** POST /api/donor/session: spends the emailed link's token and keeps the donor session. */
 export async function openDonorSession(linkToken: string): Promise<DonorSession> {
   const session = await request(DonorSessionResponse, 'api/donor/session', {
@@ -95,23 +85,6 @@ export function updateDonorMatch(matchId: number, body: DonorMatchUpdate, token:
     headers: bearer(token),
     authenticated: false,
   });
-}
-
-/**
- * GET /search/company-name/{text}?exclude=false&other=true (spec). spec (section 8): "a failed
- * company search returns empty names". The staff dialog's twin lives in ./donations.ts; this one
- * keeps the staff donation schemas out of the public elements.
- */
-export async function searchCompanies(text: string): Promise<CompanySearchEntry[]> {
-  try {
-    const { names } = await request(CompanySearchResponse, `search/company-name/${segment(text)}`, {
-      searchParams: { exclude: 'false', other: 'true' },
-      authenticated: false,
-    });
-    return names;
-  } catch {
-    return [];
-  }
 }
 
 /** GET /api/public/match/{slug}: the organization behind a matching page. */

@@ -53,8 +53,7 @@ export function donorRedirectMatchId(redirect: string | undefined): number | und
   return Number.isSafeInteger(id) && id <= 2_147_483_647 ? id : undefined;
 }
 
-/** The portal page a donor link opens. */
-export const donorMatchUpdatePath = (matchId: number) => `/portal/donor-match-update/${matchId}`;
+export { donorLinkRedirect, donorMatchUpdatePath } from './donor-paths.ts';
 
 /** sessionStorage key of the donor session (never the staff auth_token). */
 export const donorSessionKey = 'twofold_donor_session';

@@ -29,3 +29,26 @@ export function fieldErrors(
   }
   return errors;
 }
+
+/**
+ * A gift's calendar day as stored: the UTC day of its timestamp ('yyyy-MM-dd'), or null. The
+ * server files and filters gifts by UTC day, so every screen shows and edits that day wherever
+ * the reader is.
+ */
+export function giftDay(iso: string): string | null {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString().slice(0, 10);
+}
+
+const dayFormat = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: '2-digit',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** spec: "Dates display as 'MMM dd, yyyy'": a gift's UTC day (see giftDay). */
+export function formatGiftDay(iso: string): string {
+  const day = giftDay(iso);
+  return day ? dayFormat.format(new Date(`${day}T00:00:00Z`)) : iso;
+}

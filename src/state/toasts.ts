@@ -4,7 +4,7 @@ import { signal } from '@preact/signals-react';
 export const toastLimit = 1;
 export const defaultToastDuration = 5000;
 
-import { type ToastInput, type ToastVariant, toastChannel } from './toast-channel.ts';
+import { announceToast, type ToastInput, type ToastVariant, toastChannel } from './toast-channel.ts';
 
 export type { ToastInput, ToastVariant } from './toast-channel.ts';
 
@@ -27,11 +27,10 @@ const timers = new Map<number, ReturnType<typeof setTimeout>>();
  * as a `twofold-toast` event on window, so whichever copy the page's <twofold-toaster> belongs to
  * shows them. Every copy listens; dispatch is synchronous, so the caller's copy has shown it on return.
  */
-const channel = toastChannel;
 const hasWindow = typeof window !== 'undefined' && typeof window.addEventListener === 'function';
 let lastShown = 0;
 if (hasWindow) {
-  window.addEventListener(channel, (event) => {
+  window.addEventListener(toastChannel, (event) => {
     const detail = (event as CustomEvent<ToastInput>).detail;
     if (detail && typeof detail === 'object') lastShown = show(detail);
   });
@@ -40,7 +39,7 @@ if (hasWindow) {
 /** Show a toast; it replaces the one showing. Returns its id. */
 export function toast(input: ToastInput): number {
   if (!hasWindow) return show(input);
-  window.dispatchEvent(new CustomEvent(channel, { detail: input }));
+  announceToast(input);
   return lastShown;
 }
 

@@ -151,7 +151,7 @@ test('the company search suggests catalogue companies from 3 characters; choosin
   await company.fill('Acme Bio');
   const option = dialog.getByRole('option', { name: esignCompany, exact: true });
   await expect(option).toBeVisible();
-  await expect(dialog.getByRole('option', { name: 'Other: Acme Bio' })).toBeVisible();
+  await expect(dialog.getByRole('option', { name: 'Other: “Acme Bio”' })).toBeVisible();
   await company.press('ArrowDown');
   await company.press('Enter');
   await expect(company).toHaveValue(esignCompany);

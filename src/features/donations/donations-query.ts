@@ -6,6 +6,7 @@ import {
   defaultDonationsPerPage,
 } from '../../contract/donations.ts';
 import { type StatusGroup, statusGroupIds, statusGroups } from '../../contract/statuses.ts';
+import { formatGiftDay } from '../common.ts';
 
 /** What the filter panel holds (the inputs' text, as typed). */
 export interface DonationFilters {
@@ -106,11 +107,7 @@ export function pageCount(total: number): number {
  * filters by UTC day, so the UTC calendar day is shown (a local conversion would move it a day
  * back west of Greenwich).
  */
-export function formatDonated(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return format(new Date(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()), 'MMM dd, yyyy');
-}
+export const formatDonated = formatGiftDay;
 
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 

@@ -5,9 +5,9 @@ import {
   getDonorMatch,
   openDonorSession,
   readDonorSession,
-  requestDonorLink,
   updateDonorMatch,
 } from '../../api/donor.ts';
+import { requestDonorLink } from '../../api/donor-link.ts';
 import { email as emailSchema } from '../../contract/auth.ts';
 import { type DonorMatch, donorFieldMessages, donorTexts } from '../../contract/donor.ts';
 import { Button } from '../../ui/button.tsx';

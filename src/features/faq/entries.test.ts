@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { donorLinkRedirect } from '../../contract/donor-paths.ts';
 import {
   allEntries,
   choicesFromQuery,
   cleanCompanyName,
   companyBadge,
   donorPageUrl,
-  donorRedirect,
   type FaqChoices,
   resolveChoices,
   selectEntries,
@@ -223,12 +223,12 @@ describe('attributes against the query string', () => {
 
 describe('the donor link', () => {
   it('asks for the redirect the spec names, and sends the donor to the hosted portal page', () => {
-    expect(donorRedirect('42')).toBe('/donor-match-update/42');
+    expect(donorLinkRedirect('42')).toBe('/donor-match-update/42');
     expect(donorPageUrl('https://portal.twofold.test/', '42')).toBe(
       'https://portal.twofold.test/portal/donor-match-update/42',
     );
-    expect(donorPageUrl('https://example.org/twofold', 'a_b')).toBe(
-      'https://example.org/twofold/portal/donor-match-update/a_b',
+    expect(donorPageUrl('https://example.org/twofold', '7')).toBe(
+      'https://example.org/twofold/portal/donor-match-update/7',
     );
   });
 });

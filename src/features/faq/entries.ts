@@ -1,3 +1,4 @@
+import { donorMatchUpdatePath } from '../../contract/donor-paths.ts';
 /**
  * The public FAQ's content and its selection rule (spec, part 2, section 2, Public FAQ). Pure: no
  * DOM, no React, so the rule is unit-tested on its own and the element only renders what it gets.
@@ -412,15 +413,10 @@ export function subtitleOf(choices: FaqChoices): string {
   return faqTexts.subtitle(choices.company ?? faqTexts.subtitleWithoutCompany);
 }
 
-/** The OTP redirect the donor link asks for (spec: "redirect=/donor-match-update/{di}"). */
-export function donorRedirect(matchId: string): string {
-  return `/donor-match-update/${encodeURIComponent(matchId)}`;
-}
-
 /**
  * Where the donor goes after asking for the link: the hosted portal's donor page, under
  * `portalBase` (an origin, optionally with a path prefix).
  */
 export function donorPageUrl(portalBase: string, matchId: string): string {
-  return `${portalBase.replace(/\/+$/, '')}/portal/donor-match-update/${encodeURIComponent(matchId)}`;
+  return `${portalBase.replace(/\/+$/, '')}${donorMatchUpdatePath(matchId)}`;
 }

@@ -1,11 +1,11 @@
 import { type KeyboardEvent, useId, useMemo, useRef, useState } from 'react';
 import { errorMessage, getApiBase } from '../../api/client.ts';
+import { requestDonorLink } from '../../api/donor-link.ts';
 import { navigate } from '../../state/navigation.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { emit, type TwofoldEvent } from '../../ui/events.ts';
-import { requestDonorLink } from './donor-link.ts';
 import {
   type AnswerBlock,
   companyBadge,

@@ -306,7 +306,7 @@ describe('<twofold-match-dialog>', () => {
     assertEqual(search?.path, '/search/company-name/Glo', 'path');
     assertEqual(search?.search.get('other'), 'true', 'other=true');
     assertEqual(search?.search.get('exclude'), 'false', 'exclude=false');
-    assert(byText(root, 'Other: Glo'), "the 'Other' entry");
+    assert(byText(root, 'Other: “Glo”'), "the 'Other' entry");
     option.click();
     await waitFor(() => company.value === 'Globex', 'the chosen company');
     button(root, 'Save')?.click();
@@ -314,5 +314,25 @@ describe('<twofold-match-dialog>', () => {
     const body = calls.find((c) => c.method === 'PUT')?.body as { company_id: number; company_name: string };
     assertEqual(body.company_id, 8, 'company id');
     assertEqual(body.company_name, 'Globex', 'company name');
+  });
+
+  it('searches only what the user types: a match opened with an unlinked company pops no list', async () => {
+    const calls = server(
+      testMatch({ company: null, company_id: null, company_name: 'Tiny Startup' }),
+      (call) =>
+        call.path.startsWith('/search/company-name/') ? jsonResponse(200, { names: [] }) : undefined,
+    );
+    const { root } = await openDialog();
+    await loaded(root);
+    const company = control(root, 'Company');
+    assertEqual(company.value, 'Tiny Startup', 'the name as saved');
+    // Longer than the 300 ms debounce: a search of the opened name would have gone out by now.
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    assert(!calls.some((c) => c.path.startsWith('/search/company-name/')), 'no search on open');
+    setValue(company, 'Tiny Startups');
+    await waitFor(
+      () => calls.find((c) => c.path === '/search/company-name/Tiny%20Startups'),
+      'the typed search',
+    );
   });
 });

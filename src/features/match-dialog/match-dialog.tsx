@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { format, isValid, parseISO } from 'date-fns';
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { errorMessage, getApiBase, setApiBase } from '../../api/client.ts';
+import { errorMessage, getApiBase } from '../../api/client.ts';
 import {
   confirmDonations,
   deleteDonation,
@@ -21,8 +21,10 @@ import { useElement } from '../../ui/element-context.ts';
 import { Field } from '../../ui/field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
+import { formatGiftDay } from '../common.ts';
+import { CompanyField } from '../match-request/company-field.tsx';
+import partsCss from '../match-request/match-parts.css?inline';
 import { confirmStatusOf, matchActions, matchTexts } from './actions.ts';
-import { CompanyField } from './company-field.tsx';
 import matchDialogCss from './match-dialog.css?inline';
 import {
   type FormErrors,
@@ -45,7 +47,6 @@ export interface MatchDialogProps {
   onClose: () => void;
   /** The match changed on the server (saved, silenced, status, deleted): lists should reload. */
   onChanged: () => void;
-  apiBase?: string;
 }
 
 /** spec (section 2): "Dates display as 'MMM dd, yyyy'". */
@@ -67,6 +68,13 @@ function firstOpenText(notification: Donation['notifications'][number]): string 
 
 let sheet: CSSStyleSheet | null = null;
 
+function companyHint(name: string, companyId: number | null): string {
+  if (companyId !== null) return 'Linked to the company catalogue.';
+  return name.trim()
+    ? 'Not linked to a company in the catalogue: type at least 3 characters to search.'
+    : 'Type at least 3 characters to search the company catalogue.';
+}
+
 /**
  * The dialog brings its own styles into whichever shadow root it renders in (its own element's,
  * or the donations list's), so a host element need not know to adopt them.
@@ -76,7 +84,7 @@ function useMatchDialogStyles(root: ShadowRoot | null) {
     if (!root) return;
     if (!sheet) {
       sheet = new CSSStyleSheet();
-      sheet.replaceSync(matchDialogCss);
+      sheet.replaceSync(matchDialogCss + partsCss);
     }
     if (!root.adoptedStyleSheets.includes(sheet))
       root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
@@ -88,9 +96,8 @@ type Load = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 
 /** The running action, so one runs at a time and its button can say so. */
 type Busy = 'save' | 'reprocess' | 'silence' | 'status' | 'delete' | 'packet' | null;
 
-export function MatchDialog({ donationId, open, onClose, onChanged, apiBase }: MatchDialogProps) {
+export function MatchDialog({ donationId, open, onClose, onChanged }: MatchDialogProps) {
   useSignals();
-  if (apiBase) setApiBase(apiBase);
   useMatchDialogStyles(useElement().root);
   const shown = open && donationId !== null;
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
@@ -130,7 +137,7 @@ export function MatchDialog({ donationId, open, onClose, onChanged, apiBase }: M
     ? [
         donation.donor?.name ?? donation.donor_name,
         money.format(donation.amount),
-        displayDate(donation.donated_at),
+        formatGiftDay(donation.donated_at),
       ]
         .filter(Boolean)
         .join(' · ')
@@ -468,10 +475,13 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
           onChange={(e) => update({ donorEmail: e.target.value })}
         />
         <CompanyField
-          name={form.companyName}
-          companyId={form.companyId}
+          label="Company"
+          required={false}
           readOnly={readOnly}
-          onChange={(companyName, companyId) => update({ companyName, companyId })}
+          hint={companyHint(form.companyName, form.companyId)}
+          error={errors.companyName}
+          value={{ company_name: form.companyName, company_id: form.companyId }}
+          onChange={(choice) => update({ companyName: choice.company_name, companyId: choice.company_id })}
         />
         <Field
           label="Amount"
@@ -496,6 +506,7 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
           label="Transaction ID"
           value={form.transactionId}
           readOnly={readOnly}
+          error={errors.transactionId}
           onChange={(e) => update({ transactionId: e.target.value })}
         />
       </div>
@@ -663,7 +674,7 @@ function RecurringHistory({ donation }: { donation: Donation }) {
       <tbody>
         {donation.recurring_history.map((row) => (
           <tr key={row.id}>
-            <td>{displayDate(row.donated_at)}</td>
+            <td>{formatGiftDay(row.donated_at)}</td>
             <td>{money.format(row.amount)}</td>
             <td>{displayDate(row.created_at)}</td>
             <td>#{row.id}</td>

@@ -24,7 +24,7 @@ describe('the form built from a match', () => {
       companyName: 'Acme Corp',
       companyId: 3,
       amount: '125.50',
-      donatedDate: format(parseISO('2026-03-05T15:30:00.000Z'), 'yyyy-MM-dd'),
+      donatedDate: '2026-03-05',
       transactionId: 'tx-41',
     });
   });
@@ -48,16 +48,14 @@ describe('the form built from a match', () => {
 describe('donated_at as sent', () => {
   it('is the original timestamp when the date is unchanged', () => {
     const original = '2026-03-05T15:30:00.000Z';
-    expect(donatedAtFor(format(parseISO(original), 'yyyy-MM-dd'), original)).toBe(original);
+    expect(donatedAtFor('2026-03-05', original)).toBe(original);
   });
 
   it('is the new date at the original time of day when the date changes', () => {
     const original = '2026-03-05T15:30:00.000Z';
-    const sent = donatedAtFor('2026-02-01', original);
-    expect(sent).not.toBeNull();
-    const when = parseISO(sent as string);
-    expect(format(when, 'yyyy-MM-dd')).toBe('2026-02-01');
-    expect(format(when, 'HH:mm')).toBe(format(parseISO(original), 'HH:mm'));
+    // The day is the stored (UTC) day, wherever the browser is: a gift at 23:30 UTC stays on its day.
+    expect(donatedAtFor('2026-02-01', original)).toBe('2026-02-01T15:30:00.000Z');
+    expect(donatedAtFor('2026-02-01', '2026-03-05T23:30:00.000Z')).toBe('2026-02-01T23:30:00.000Z');
   });
 
   it('is null for text that is not a date', () => {
@@ -90,6 +88,22 @@ describe('validation', () => {
     expect(validateForm({ ...valid(), donorName: '  ' }, donation()).donorName).toBe(
       'Donor name is required',
     );
+  });
+
+  it('reports what the contract refuses on its field, so Save never fails silently', () => {
+    const long = 'x'.repeat(201);
+    const errors = validateForm(
+      {
+        ...valid(),
+        donorName: long,
+        companyName: long,
+        transactionId: long,
+        donorEmail: `${'a'.repeat(320)}@b.org`,
+      },
+      donation(),
+    );
+    expect(Object.keys(errors).sort()).toEqual(['companyName', 'donorEmail', 'donorName', 'transactionId']);
+    expect(writeFor({ ...valid(), donorName: long }, donation(), false)).toBeNull();
   });
 
   it('accepts an empty email but not a malformed one', () => {

@@ -1,5 +1,6 @@
-import { format, isValid, parse, parseISO, set } from 'date-fns';
+import { isValid, parse } from 'date-fns';
 import { type Donation, DonationWrite, hiddenCustomKeys } from '../../contract/donations.ts';
+import { fieldErrors, giftDay } from '../common.ts';
 
 /**
  * The Match Details form: what the inputs hold, built from a loaded match, and the PUT body built
@@ -30,8 +31,19 @@ export interface MatchForm {
 }
 
 export type FormErrors = Partial<
-  Record<'donorName' | 'donorEmail' | 'amount' | 'donatedDate' | 'custom', string>
+  Record<
+    'donorName' | 'donorEmail' | 'companyName' | 'transactionId' | 'amount' | 'donatedDate' | 'custom',
+    string
+  >
 >;
+
+/** The form field each checked field of the contract's body is typed in. */
+const formFieldOf: Record<string, keyof FormErrors> = {
+  'donor.name': 'donorName',
+  'donor.email': 'donorEmail',
+  company_name: 'companyName',
+  transaction_id: 'transactionId',
+};
 
 const isHidden = (key: string) => (hiddenCustomKeys as readonly string[]).includes(key);
 
@@ -46,14 +58,13 @@ let nextRowId = 1;
 export const newCustomRow = (key = '', value = ''): CustomRow => ({ rowId: nextRowId++, key, value });
 
 export function formFromDonation(donation: Donation): MatchForm {
-  const when = parseISO(donation.donated_at);
   return {
     donorName: donation.donor?.name ?? donation.donor_name ?? '',
     donorEmail: donation.donor?.email ?? '',
     companyName: donation.company?.name ?? donation.company_name ?? '',
     companyId: donation.company_id,
     amount: donation.amount.toFixed(2),
-    donatedDate: isValid(when) ? format(when, 'yyyy-MM-dd') : '',
+    donatedDate: giftDay(donation.donated_at) ?? '',
     transactionId: donation.transaction_id ?? '',
     custom: Object.entries(donation.custom)
       .filter(([key]) => !isHidden(key))
@@ -66,12 +77,13 @@ export function formFromDonation(donation: Donation): MatchForm {
  * an untouched date sends the match's own timestamp back unchanged.
  */
 export function donatedAtFor(date: string, original: string): string | null {
-  const before = parseISO(original);
-  if (isValid(before) && format(before, 'yyyy-MM-dd') === date) return original;
+  if (giftDay(original) === date) return original;
   const day = parse(date, 'yyyy-MM-dd', new Date(0));
   if (!isValid(day) || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
-  if (!isValid(before)) return day.toISOString();
-  return set(before, { year: day.getFullYear(), month: day.getMonth(), date: day.getDate() }).toISOString();
+  // The new UTC day at the original time of day (the server files gifts by UTC day).
+  const when = new Date(giftDay(original) === null ? `${date}T12:00:00.000Z` : original);
+  when.setUTCFullYear(day.getFullYear(), day.getMonth(), day.getDate());
+  return when.toISOString();
 }
 
 /**
@@ -96,10 +108,6 @@ export function customFor(
 /** Problems the user must fix before a save is sent; empty when none. */
 export function validateForm(form: MatchForm, original: Donation): FormErrors {
   const errors: FormErrors = {};
-  if (!form.donorName.trim()) errors.donorName = 'Donor name is required';
-  const email = form.donorEmail.trim();
-  if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
-    errors.donorEmail = 'Please enter a valid email address';
   const amount = form.amount.trim();
   if (!amount) errors.amount = 'Amount is required';
   else if (!/^\d+(\.\d{1,2})?$/.test(amount))
@@ -114,15 +122,22 @@ export function validateForm(form: MatchForm, original: Donation): FormErrors {
   else if (new Set(keys).size !== keys.length) errors.custom = 'Each custom field needs its own name';
   else if (form.custom.some((row) => !row.key.trim() && row.value.trim()))
     errors.custom = 'Give each custom field a name';
+  // The rest is the contract's: the same checks and messages the server applies.
+  const body = bodyFor(form, original, false);
+  const parsed = body ? DonationWrite.safeParse(body) : null;
+  if (parsed && !parsed.success)
+    for (const [path, message] of Object.entries(fieldErrors(parsed.error.issues))) {
+      const field = formFieldOf[path];
+      if (field && !errors[field]) errors[field] = message;
+    }
   return errors;
 }
 
-/** The PUT body for the form, checked with the contract the server uses; null when it fails. */
-export function writeFor(form: MatchForm, original: Donation, reprocess: boolean): DonationWrite | null {
+function bodyFor(form: MatchForm, original: Donation, reprocess: boolean) {
   const donatedAt = donatedAtFor(form.donatedDate, original.donated_at);
   if (donatedAt === null) return null;
   const companyName = form.companyName.trim();
-  const body = {
+  return {
     id: original.id,
     transaction_id: form.transactionId.trim() || null,
     donated_at: donatedAt,
@@ -135,7 +150,11 @@ export function writeFor(form: MatchForm, original: Donation, reprocess: boolean
     silenced: original.silenced,
     ...(reprocess ? { reprocess: true } : {}),
   };
-  const parsed = DonationWrite.safeParse(body);
+}
+
+/** The PUT body for the form, checked with the contract the server uses; null when validateForm would object. */
+export function writeFor(form: MatchForm, original: Donation, reprocess: boolean): DonationWrite | null {
+  const parsed = DonationWrite.safeParse(bodyFor(form, original, reprocess));
   return parsed.success ? parsed.data : null;
 }
 

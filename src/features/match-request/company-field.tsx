@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { searchCompanies } from '../../api/donor.ts';
+import { searchCompanies } from '../../api/companies.ts';
 import {
   type CompanySearchEntry,
   companySearchMinLength,
@@ -18,9 +18,10 @@ const keyOf = (entry: CompanySearchEntry) =>
   entry.company_id === null ? `other:${entry.name}` : entry.company_id;
 
 /**
- * The employer, searched in the companies catalogue as the donor types (spec: "Company search
- * starts after 3 characters with a 300 ms delay; the 'Other' option uses the typed text").
- * Choosing a company keeps its id; typing, or choosing Other, keeps the text with no id.
+ * A match's employer, searched in the companies catalogue as the user types (spec: "Company search
+ * starts after 3 characters with a 300 ms delay; the 'Other' option uses the typed text"): the
+ * donor's forms and the staff match dialog. Choosing a company keeps its id; typing, or choosing
+ * Other, keeps the text with no id.
  */
 export function CompanyField({
   value,
@@ -28,15 +29,19 @@ export function CompanyField({
   error,
   label = 'Employer (company)',
   hint = 'Start typing your employer’s name, then choose it from the list. Not listed? Choose Other.',
+  required = true,
+  readOnly = false,
 }: {
   value: CompanyChoice;
   onChange: (value: CompanyChoice) => void;
   error?: string | undefined;
   label?: string;
   hint?: string;
+  required?: boolean;
+  readOnly?: boolean;
 }) {
-  // The text of a chosen entry is not searched again.
-  const chosen = useRef<string | null>(value.company_id === null ? null : value.company_name);
+  // Only what the user types is searched: not the text a match opened with, nor a chosen entry's.
+  const chosen = useRef<string | null>(value.company_name);
   const combo = useSearchCombobox<CompanySearchEntry>({
     term: value.company_name,
     search: searchCompanies,
@@ -57,7 +62,8 @@ export function CompanyField({
       <Field
         label={label}
         name="company"
-        required
+        required={required}
+        readOnly={readOnly}
         autoComplete="organization"
         spellCheck={false}
         maxLength={200}
