@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import { MessageResponse } from '../contract/auth.ts';
-import { type CompanySearchEntry, CompanySearchResponse } from '../contract/companies.ts';
 import {
   type ConfirmStatus,
   type Donation,

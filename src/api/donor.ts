@@ -1,12 +1,9 @@
-import { MessageResponse } from '../contract/auth.ts';
-import { type CompanySearchEntry, CompanySearchResponse } from '../contract/companies.ts';
 import {
   type DonorMatch,
   DonorMatchResponse,
   type DonorMatchUpdate,
   DonorMatchUpdateResponse,
   DonorSessionResponse,
-  donorLinkRedirect,
   donorSessionKey,
   type MatchRequest,
   MatchRequestResponse,

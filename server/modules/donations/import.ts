@@ -1,5 +1,4 @@
 import { and, eq, gte, inArray, lte, or, sql } from 'drizzle-orm';
-import type { MatchMethod, ProgramState } from '../../../src/contract/companies.ts';
 import {
   type ImportMap,
   type ImportRowError,
@@ -25,7 +24,7 @@ import {
   readRow,
   readTable,
 } from './import-parse.ts';
-import { estimatedMatchCents, resolveStatus } from './status-resolution.ts';
+import { resolveStatus } from './status-resolution.ts';
 
 /**
  * The donation file import (spec: "POST /api/organization/{id}/donation/import-file/Test … Response:

@@ -1,5 +1,4 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { donationMessages } from '../../../src/contract/donations.ts';
 import {
   donorMessages,
   isFutureDay,
@@ -11,7 +10,7 @@ import { captchaFailedMessage } from '../../../src/contract/public.ts';
 import { matchPagePath } from '../../../src/contract/setup.ts';
 import { statusName } from '../../../src/contract/statuses.ts';
 import type { Queryable } from '../../db/client.ts';
-import { companies, donations, organizations } from '../../db/schema.ts';
+import { companies, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { maxId } from '../../http/params.ts';
 import type { Deps } from '../../http/route.ts';

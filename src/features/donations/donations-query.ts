@@ -1,4 +1,3 @@
-import { format } from 'date-fns';
 import type { DonationListParams } from '../../api/donation-list.ts';
 import {
   type DonationSortField,

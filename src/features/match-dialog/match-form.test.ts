@@ -1,4 +1,3 @@
-import { format, parseISO } from 'date-fns';
 import { describe, expect, it } from 'vitest';
 import type { Donation } from '../../contract/donations.ts';
 import {
