@@ -181,3 +181,55 @@ describe('selecting an organization', () => {
     expect(organization.currentOrganization.value?.name).toBe('Maple Street PTA');
   });
 });
+
+describe('the organizations a member can choose from', () => {
+  /** Hope Harbor with two chapters and Maple Street, as the server's empty-term search answers. */
+  function reachableApi(call: RecordedCall): Response {
+    if (call.url.pathname === '/api/search/organization') {
+      return jsonResponse(200, {
+        organizations: [
+          { ...hope, parent_id: null, file_logo: null },
+          { id: 3, name: 'Hope Harbor – Riverside Chapter', parent_id: 1, file_logo: null },
+          { id: 2, name: `${hope.name} – North Shore Chapter`, parent_id: 1, file_logo: null },
+          { ...maple, parent_id: null, file_logo: null },
+        ],
+      });
+    }
+    if (call.url.pathname === '/api/organization/4') {
+      const answer = orgAnswer(maple.id, maple.name);
+      return jsonResponse(200, { ...answer, accessibleOrganizations: answer.accessibleOrganizations.slice(0, 1) });
+    }
+    return api(call);
+  }
+
+  it('are the same whichever organization is current, chapters under their parent', async () => {
+    const { organization } = await load({});
+    mockFetch(reachableApi);
+    await organization.loadReachableOrganizations();
+    const listed = () => organization.knownOrganizations.value.map((o) => `${o.depth}:${o.name}`);
+    const expected = [
+      '0:Hope Harbor Foundation',
+      '1:Hope Harbor – Riverside Chapter',
+      '1:Hope Harbor Foundation – North Shore Chapter',
+      '0:Maple Street PTA',
+    ];
+    expect(listed()).toEqual(expected);
+    await organization.selectOrganization(4);
+    expect(listed()).toEqual(expected);
+    await organization.selectOrganization(1);
+    expect(listed()).toEqual(expected);
+  });
+
+  it('fetches the list once per user, and a failed fetch keeps what the sign-in said', async () => {
+    const { organization } = await load({});
+    const calls = mockFetch(() => jsonResponse(500, { message: 'down' }));
+    await organization.loadReachableOrganizations();
+    expect(organization.knownOrganizations.value.map((o) => o.name)).toEqual([hope.name, maple.name]);
+    const again = mockFetch(reachableApi);
+    await organization.loadReachableOrganizations();
+    await organization.loadReachableOrganizations();
+    expect(calls).toHaveLength(1);
+    expect(again.filter((c) => c.url.pathname === '/api/search/organization')).toHaveLength(1);
+    expect(organization.knownOrganizations.value).toHaveLength(4);
+  });
+});

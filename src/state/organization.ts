@@ -38,12 +38,57 @@ export const accessibleOrganizations = computed(() => mine().accessible);
 export const currentLevel = computed(() => mine().level);
 export const organizationLoading = computed(() => mine().loading);
 
-/** Every organization the user is known to reach: their own (me.orgs) and the current one's chapters, by name. */
-export const knownOrganizations = computed<OrgRef[]>(() => {
-  const byId = new Map<number, OrgRef>();
-  for (const o of user.value?.orgs ?? []) byId.set(o.id, { id: o.id, name: o.name });
-  for (const o of accessibleOrganizations.value) byId.set(o.id, { id: o.id, name: o.name });
-  return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name));
+/** Every organization a member reaches (memberships and their chapters), fetched once per user. */
+const reachableState = signal<{ userId: number | null; list: OrganizationSummary[] }>({ userId: null, list: [] });
+let reachableRequest: { userId: number; promise: Promise<void> } | null = null;
+
+/**
+ * Loads every organization the signed-in member can reach, so the dropdown lists the same ones
+ * whichever is current. Super users search instead. Once per user; a failure leaves what the
+ * sign-in and the current organization already tell us.
+ */
+export function loadReachableOrganizations(): Promise<void> {
+  const me = user.value;
+  if (!me || me.globalPermission) return Promise.resolve();
+  if (reachableRequest?.userId === me.id) return reachableRequest.promise;
+  const promise = searchOrganizations('')
+    .then((list) => {
+      if (user.value?.id === me.id) reachableState.value = { userId: me.id, list };
+    })
+    .catch(() => {
+      if (reachableRequest?.userId === me.id) reachableRequest = null;
+    });
+  reachableRequest = { userId: me.id, promise };
+  return promise;
+}
+
+/** An organization as the dropdown lists it: a chapter sits under its parent, one level in. */
+export type OrganizationChoice = OrgRef & { depth: number };
+
+/**
+ * Every organization the user is known to reach: their own (me.orgs), everything the server says
+ * they reach, and the current one's chapters. Parents by name, each followed by its chapters by
+ * name; a chapter whose parent the user cannot reach stands on its own.
+ */
+export const knownOrganizations = computed<OrganizationChoice[]>(() => {
+  const me = user.value;
+  const byId = new Map<number, { id: number; name: string; parent_id: number | null }>();
+  for (const o of me?.orgs ?? []) byId.set(o.id, { id: o.id, name: o.name, parent_id: null });
+  const reachable = reachableState.value.userId === me?.id ? reachableState.value.list : [];
+  for (const o of [...reachable, ...accessibleOrganizations.value]) {
+    const known = byId.get(o.id);
+    byId.set(o.id, { id: o.id, name: o.name, parent_id: o.parent_id ?? known?.parent_id ?? null });
+  }
+  const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+  const all = [...byId.values()];
+  const isTop = (o: (typeof all)[number]) => o.parent_id === null || !byId.has(o.parent_id);
+  const choices: OrganizationChoice[] = [];
+  for (const top of all.filter(isTop).sort(byName)) {
+    choices.push({ id: top.id, name: top.name, depth: 0 });
+    for (const chapter of all.filter((o) => o.parent_id === top.id && !isTop(o)).sort(byName))
+      choices.push({ id: chapter.id, name: chapter.name, depth: 1 });
+  }
+  return choices;
 });
 
 export type SelectionSource = 'user' | 'stored' | 'auto';

@@ -32,6 +32,27 @@ test('a user of two organizations switches between them with the dropdown', asyn
   await expect(sidebar.getByText('Maple Street PTA', { exact: true })).toBeVisible();
 });
 
+test('the dropdown lists every organization the user reaches, whichever is current', async ({ page }) => {
+  await signIn(page, 'admin@twofold.test');
+  const picker = page.getByRole('combobox', { name: /organization/i });
+  const options = () => picker.locator('option:not([disabled])').allTextContents();
+  // Hope Harbor, its two chapters under it, and Maple Street PTA.
+  await expect(picker.locator('option:not([disabled])')).toHaveCount(4);
+  const all = await options();
+  expect(all.map((o) => o.trim())).toEqual([
+    'Hope Harbor Foundation',
+    expect.stringMatching(/^└\s.*North Shore/),
+    expect.stringMatching(/^└\s.*Riverside/),
+    'Maple Street PTA',
+  ]);
+  const sidebar = page.getByRole('navigation');
+  for (const label of ['Maple Street PTA', all[2] ?? '', all[1] ?? '']) {
+    await picker.selectOption({ label });
+    await expect(sidebar.getByText(label.replace(/^[\s└]+/, ''), { exact: true })).toBeVisible();
+    expect(await options()).toEqual(all);
+  }
+});
+
 test('a super user searches for any organization and switches to it', async ({ page }) => {
   await signIn(page, 'super@twofold.test');
   const search = page.getByRole('combobox', { name: /organization/i });

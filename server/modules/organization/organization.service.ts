@@ -243,8 +243,9 @@ export function containsPattern(term: string): string {
 }
 
 /**
- * Organizations whose name contains the term (any case), by name, at most `searchLimit`. Super
- * users search all organizations; everyone else the ones they can reach.
+ * Organizations whose name contains the term (any case), by name. Super users search all
+ * organizations, at most `searchLimit` a search; everyone else gets every one they can reach that
+ * matches (their memberships bound the list), so the portal's dropdown can show all of them.
  */
 export async function searchOrganizations(
   db: Queryable,
@@ -263,5 +264,5 @@ export async function searchOrganizations(
     .from(organizations)
     .where(and(...conditions))
     .orderBy(...byName)
-    .limit(searchLimit);
+    .limit(reachable === 'all' ? searchLimit : Math.max(reachable.length, 1));
 }

@@ -208,6 +208,19 @@ describe('GET /api/search/organization', () => {
     expect(await search('admin', 'bulk')).toEqual([]);
   });
 
+  it('gives a member every organization they reach, beyond the 20 of a super user search', async () => {
+    const chapters = await t.db
+      .insert(organizations)
+      .values(Array.from({ length: 24 }, (_, i) => ({ name: `Maple Chapter ${i + 10}`, parent_id: ids.mapleStreet })))
+      .returning({ id: organizations.id });
+    const found = await search('maple');
+    expect(found).toHaveLength(25);
+    expect(found).toContain(names.mapleStreet);
+    expect(found).toContain('Maple Chapter 33');
+    expect(await search('super', 'maple')).toHaveLength(20);
+    for (const chapter of chapters) await t.db.delete(organizations).where(eq(organizations.id, chapter.id));
+  });
+
   it('refuses an over-long term and anonymous callers', async () => {
     const long = await call(t.app, 'GET', `/api/search/organization?term=${'a'.repeat(201)}`, {
       token: tokens.super,

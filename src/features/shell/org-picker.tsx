@@ -1,9 +1,15 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { searchOrganizations } from '../../api/organization.ts';
 import type { OrgRef } from '../../contract/index.ts';
-import { currentOrganization, knownOrganizations, selectOrganization } from '../../state/organization.ts';
+import {
+  currentOrganization,
+  knownOrganizations,
+  loadReachableOrganizations,
+  type OrganizationChoice,
+  selectOrganization,
+} from '../../state/organization.ts';
 import { user } from '../../state/session.ts';
 import { useElement } from '../../ui/element-context.ts';
 import { emit } from '../../ui/events.ts';
@@ -47,6 +53,10 @@ export function OrgPicker({ hideSingle = false }: OrgPickerProps) {
   const me = user.value;
   const known = knownOrganizations.value;
   const current = currentOrganization.value;
+  // The dropdown lists every organization the member reaches, whichever one is current.
+  useEffect(() => {
+    if (me && !me.globalPermission) void loadReachableOrganizations();
+  }, [me]);
   if (!me) return null;
   if (me.globalPermission) return <OrgSearch known={known} />;
   if (known.length > 1) return <OrgSelect known={known} currentId={current?.id ?? null} />;
@@ -62,7 +72,7 @@ function useChoose() {
   };
 }
 
-function OrgSelect({ known, currentId }: { known: OrgRef[]; currentId: number | null }) {
+function OrgSelect({ known, currentId }: { known: OrganizationChoice[]; currentId: number | null }) {
   const id = useId();
   const choose = useChoose();
   return (
@@ -86,7 +96,8 @@ function OrgSelect({ known, currentId }: { known: OrgRef[]; currentId: number | 
         ) : null}
         {known.map((o) => (
           <option key={o.id} value={o.id}>
-            {o.name}
+            {/* A chapter under its parent: <option> takes no styling, so the indent is in the text. */}
+            {o.depth > 0 ? `\u00a0\u00a0\u2514\u00a0${o.name}` : o.name}
           </option>
         ))}
       </select>
