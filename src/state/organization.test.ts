@@ -197,7 +197,10 @@ describe('the organizations a member can choose from', () => {
     }
     if (call.url.pathname === '/api/organization/4') {
       const answer = orgAnswer(maple.id, maple.name);
-      return jsonResponse(200, { ...answer, accessibleOrganizations: answer.accessibleOrganizations.slice(0, 1) });
+      return jsonResponse(200, {
+        ...answer,
+        accessibleOrganizations: answer.accessibleOrganizations.slice(0, 1),
+      });
     }
     return api(call);
   }

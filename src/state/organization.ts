@@ -39,7 +39,10 @@ export const currentLevel = computed(() => mine().level);
 export const organizationLoading = computed(() => mine().loading);
 
 /** Every organization a member reaches (memberships and their chapters), fetched once per user. */
-const reachableState = signal<{ userId: number | null; list: OrganizationSummary[] }>({ userId: null, list: [] });
+const reachableState = signal<{ userId: number | null; list: OrganizationSummary[] }>({
+  userId: null,
+  list: [],
+});
 let reachableRequest: { userId: number; promise: Promise<void> } | null = null;
 
 /**

@@ -211,7 +211,12 @@ describe('GET /api/search/organization', () => {
   it('gives a member every organization they reach, beyond the 20 of a super user search', async () => {
     const chapters = await t.db
       .insert(organizations)
-      .values(Array.from({ length: 24 }, (_, i) => ({ name: `Maple Chapter ${i + 10}`, parent_id: ids.mapleStreet })))
+      .values(
+        Array.from({ length: 24 }, (_, i) => ({
+          name: `Maple Chapter ${i + 10}`,
+          parent_id: ids.mapleStreet,
+        })),
+      )
       .returning({ id: organizations.id });
     const found = await search('maple');
     expect(found).toHaveLength(25);

@@ -54,9 +54,11 @@ export function OrgPicker({ hideSingle = false }: OrgPickerProps) {
   const known = knownOrganizations.value;
   const current = currentOrganization.value;
   // The dropdown lists every organization the member reaches, whichever one is current.
+  // (It fetches once per user and does nothing for super users, who search instead.)
+  const userId = me?.id;
   useEffect(() => {
-    if (me && !me.globalPermission) void loadReachableOrganizations();
-  }, [me]);
+    if (userId !== undefined) void loadReachableOrganizations();
+  }, [userId]);
   if (!me) return null;
   if (me.globalPermission) return <OrgSearch known={known} />;
   if (known.length > 1) return <OrgSelect known={known} currentId={current?.id ?? null} />;
