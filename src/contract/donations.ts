@@ -90,7 +90,8 @@ export const donationSortFields = [
 export type DonationSortField = (typeof donationSortFields)[number];
 export const defaultDonationSort = { field: 'donated_at', ascending: false } as const;
 export const maxDonationsPerPage = 100;
-export const defaultDonationsPerPage = 25;
+/** spec (part 1, section 3, Listing options): "The default is page 1, per_page 50". */
+export const defaultDonationsPerPage = 50;
 
 /** PostgreSQL text cannot hold NUL characters; refuse them as input rather than fail on write. */
 export const noNul = z.refine<string>((s) => !s.includes('\u0000'), 'Text cannot contain NUL characters');

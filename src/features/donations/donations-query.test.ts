@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  defaultFilters,
   defaultSort,
   emptyFilters,
   filterProblems,
@@ -12,12 +13,22 @@ import {
 } from './donations-query.ts';
 
 describe('the donations list query', () => {
-  it('sends the default sort (donated_at descending), the page and 25 per page, and no blank filters', () => {
+  it('sends the default sort (donated_at descending), the page and 50 per page, and no blank filters', () => {
     expect(listQuery(emptyFilters, null, defaultSort, 1)).toEqual({
       sort_field: 'donated_at',
       ascending: 'false',
       page: '1',
-      per_page: '25',
+      per_page: '50',
+    });
+  });
+
+  it('opens on the last 90 days (spec: Listing options), as YYYY-MM-DD of the local calendar', () => {
+    const filters = defaultFilters(new Date(2026, 10, 24, 23, 30));
+    expect(filters).toEqual({ ...emptyFilters, dateFrom: '2026-08-26', dateTo: '2026-11-24' });
+    expect(listQuery(filters, null, defaultSort, 1)).toMatchObject({
+      'filters[dateFrom]': '2026-08-26',
+      'filters[dateTo]': '2026-11-24',
+      per_page: '50',
     });
   });
 
@@ -94,9 +105,9 @@ describe('the donations list display', () => {
     expect(nextSort(defaultSort, 'donor_name')).toEqual({ field: 'donor_name', ascending: true });
   });
 
-  it('counts pages of 25, at least one', () => {
+  it('counts pages of 50, at least one', () => {
     expect(pageCount(0)).toBe(1);
-    expect(pageCount(25)).toBe(1);
-    expect(pageCount(26)).toBe(2);
+    expect(pageCount(50)).toBe(1);
+    expect(pageCount(51)).toBe(2);
   });
 });

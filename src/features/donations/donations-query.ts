@@ -1,3 +1,4 @@
+import { format, subDays } from 'date-fns';
 import type { DonationListParams } from '../../api/donation-list.ts';
 import {
   type DonationSortField,
@@ -23,6 +24,23 @@ export const emptyFilters: DonationFilters = {
   donor: '',
   minAmount: '',
 };
+
+/** spec (part 1, section 3, Listing options): "The filters dateFrom and dateTo cover the last 90 days". */
+export const defaultWindowDays = 90;
+
+/** What the list opens with: the last 90 days up to today (the user's calendar), nothing else. */
+export function defaultFilters(today: Date = new Date()): DonationFilters {
+  return {
+    ...emptyFilters,
+    dateFrom: format(subDays(today, defaultWindowDays), 'yyyy-MM-dd'),
+    dateTo: format(today, 'yyyy-MM-dd'),
+  };
+}
+
+/** Whether any filter differs from blank: 'Clear filters' has something to clear. */
+export function hasFilters(filters: DonationFilters): boolean {
+  return Object.values(filters).some((value) => value.trim() !== '');
+}
 
 export interface DonationSort {
   field: DonationSortField;

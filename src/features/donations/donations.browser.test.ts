@@ -119,30 +119,58 @@ describe('<twofold-donations>', () => {
     assertEqual(tile(root, 'No Response').getAttribute('aria-pressed'), 'false', 'cleared');
   });
 
-  it('shows the pager only when the total exceeds 25, and pages with Next and Previous', async () => {
-    let total = 26;
+  it('shows the pager only when the total exceeds 50, and pages with Next and Previous', async () => {
+    let total = 51;
     const calls = mockApi(() => json(200, listResponse(total)));
     const { root } = await donationsPage();
-    await waitFor(() => byText(root, '26 Found'), 'the count');
+    await waitFor(() => byText(root, '51 Found'), 'the count');
     assert(byText(root, 'Page 1 of 2'), 'the pager');
     assert(button(root, 'Previous')?.disabled, 'no previous page');
     button(root, 'Next')?.click();
     await waitFor(() => param(listCalls(calls).at(-1), 'page') === '2', 'page 2 asked for');
     await waitFor(() => byText(root, 'Page 2 of 2'), 'on page 2');
     assert(button(root, 'Next')?.disabled, 'no next page');
-    total = 25;
+    total = 50;
     tile(root, 'Submitted').click();
-    await waitFor(() => byText(root, '25 Found'), 'the new count');
-    assert(!root.querySelector('.donations__pager'), 'no pager at exactly 25');
+    await waitFor(() => byText(root, '50 Found'), 'the new count');
+    assert(!root.querySelector('.donations__pager'), 'no pager at exactly 50');
     assertEqual(param(listCalls(calls).at(-1), 'page'), '1', 'a tile resets the page');
+  });
+
+  it('opens on the last 90 days, 50 a page; Clear filters asks for the whole history', async () => {
+    const calls = mockApi(() => json(200, listResponse(3)));
+    const { root } = await donationsPage();
+    await waitFor(() => byText(root, '3 Found'), 'the first answer');
+    const first = listCalls(calls)[0];
+    const day = (d: Date) =>
+      `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    const today = new Date();
+    const from = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 90);
+    assertEqual(param(first, 'filters[dateTo]'), day(today), 'up to today');
+    assertEqual(param(first, 'filters[dateFrom]'), day(from), 'from 90 days back');
+    assertEqual(param(first, 'per_page'), '50', '50 a page');
+    assertEqual(field(root, 'From').value, day(from), 'the From field shows it');
+    const clear = button(root, 'Clear filters');
+    assert(clear && !clear.disabled, 'Clear filters is offered');
+    tile(root, 'No Response').click();
+    await waitFor(() => param(listCalls(calls).at(-1), 'filters[status_group]') === 'no_response', 'the tile');
+    clear.click();
+    await waitFor(
+      () =>
+        param(listCalls(calls).at(-1), 'filters[dateFrom]') === null &&
+        param(listCalls(calls).at(-1), 'filters[status_group]') === null,
+      'the unfiltered call',
+    );
+    assertEqual(field(root, 'From').value, '', 'the dates are cleared');
+    await waitFor(() => button(root, 'Clear filters')?.disabled === true, 'nothing left to clear');
   });
 
   it('debounces filter typing (one call after the pause) and resets the page to 1', async () => {
     const calls = mockApi((call) =>
-      json(200, param(call, 'filters[donor]') ? listResponse(4) : listResponse(60)),
+      json(200, param(call, 'filters[donor]') ? listResponse(4) : listResponse(120)),
     );
     const { root } = await donationsPage();
-    await waitFor(() => byText(root, '60 Found'), 'the first page');
+    await waitFor(() => byText(root, '120 Found'), 'the first page');
     button(root, 'Next')?.click();
     await waitFor(() => byText(root, 'Page 2 of 3'), 'page 2');
     const before = listCalls(calls).length;

@@ -21,12 +21,14 @@ import { MatchDialog } from '../match-dialog/match-dialog.tsx';
 import {
   type DonationFilters,
   type DonationSort,
+  defaultFilters,
   defaultSort,
   emptyFilters,
   filterDebounceMs,
   filterProblems,
   formatAmount,
   formatDonated,
+  hasFilters,
   listQuery,
   nextSort,
   pageCount,
@@ -92,8 +94,9 @@ const columns: ReadonlyArray<{ label: string; sort?: DonationSortField; numeric?
 ];
 
 function DonationsList({ organizationId, canUpload }: { organizationId: number; canUpload: boolean }) {
-  const [draft, setDraft] = useState<DonationFilters>(emptyFilters);
-  const [filters, setFilters] = useState<DonationFilters>(emptyFilters);
+  // spec: the list opens on the last 90 days.
+  const [draft, setDraft] = useState<DonationFilters>(defaultFilters);
+  const [filters, setFilters] = useState<DonationFilters>(() => draft);
   const [statusGroup, setStatusGroup] = useState<StatusGroup | null>(null);
   const [sort, setSort] = useState<DonationSort>(defaultSort);
   const [page, setPage] = useState(1);
@@ -149,6 +152,14 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
   }, [organizationId, filters, statusGroup, sort, page, reloads]);
 
   const reload = () => setReloads((n) => n + 1);
+
+  /** Every filter and the tile cleared at once (dates too: the whole history). */
+  function clearFilters() {
+    setDraft(emptyFilters);
+    setFilters(emptyFilters);
+    setStatusGroup(null);
+    setPage(1);
+  }
 
   function toggleTile(group: StatusGroup) {
     // spec: "Clicking the active tile clears it."
@@ -262,9 +273,18 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
           error={problems.minAmount}
           onChange={edit('minAmount')}
         />
-        <p id={foundId} className="donations__found" aria-live="polite">
-          {answered ? `${list.total} Found` : null}
-        </p>
+        <div className="donations__found-row">
+          <p id={foundId} className="donations__found" aria-live="polite">
+            {answered ? `${list.total} Found` : null}
+          </p>
+          <Button
+            variant="secondary"
+            onClick={clearFilters}
+            disabled={!hasFilters(draft) && statusGroup === null}
+          >
+            Clear filters
+          </Button>
+        </div>
       </form>
 
       <div className="donations__table-wrap" part="table">
