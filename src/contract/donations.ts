@@ -66,6 +66,12 @@ export const Donation = z.object({
   eligible_bill_id: z.nullable(z.number()),
   processed_bill_id: z.nullable(z.number()),
   adobe_sign_signingUrl: z.nullable(z.string()),
+  /**
+   * Beyond the spec, on GET /api/donation/{id} only: the share of the estimated match its payer's
+   * plan bills per request (0.05 on elig_5), or null when the plan bills nothing per match. The
+   * dialog says what Submitted, No Charge and Refund will do to the bill before doing it.
+   */
+  billing_rate: z.optional(z.nullable(z.number())),
   notifications: z.array(DonationNotification),
   created_at: z.string(),
   updated_at: z.string(),

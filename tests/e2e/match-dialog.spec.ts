@@ -199,6 +199,8 @@ test('No Charge is offered on an unbilled match and moves it out of the chargeab
 
   // No Charge moves it to 13, which is not one of the statuses that offer No Charge.
   await dialog.getByRole('button', { name: 'No Charge' }).click();
+  await expect(dialog.getByText('Mark this match No Charge? It will not count on any bill.')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Yes, No Charge' }).click();
   await expect(page.getByText('Donation status updated successfully.')).toBeVisible();
   await expect(dialog.getByText('No Charge (internal)')).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'No Charge' })).toHaveCount(0);
@@ -213,7 +215,18 @@ test('Submitted puts the match on the month’s bill (Hope Harbor pays per match
   const dialog = await openMatch(page, created.id);
   await expect(dialog.getByText('Ineligible', { exact: true })).toBeVisible();
 
+  // Before anything changes, the dialog says what Submitted will bill (Hope Harbor: 5% per request).
   await dialog.getByRole('button', { name: 'Submitted', exact: true }).click();
+  await expect(
+    dialog.getByText(
+      /^Mark this match Submitted\? It will count on this month’s bill: \$[\d,.]+ \(5% of its estimated match of \$[\d,.]+\)\.$/,
+    ),
+  ).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).first().click();
+  await expect(dialog.locator('.match__confirm')).toHaveCount(0);
+  expect((await getMatch(page, s, created.id)).body?.status_id).toBe(3);
+  await dialog.getByRole('button', { name: 'Submitted', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Yes, Mark Submitted' }).click();
   await expect(page.getByText('Donation status updated successfully.')).toBeVisible();
   await expect(dialog.getByText('Submitted', { exact: true })).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Submitted', exact: true })).toHaveCount(0);
@@ -225,6 +238,10 @@ test('Submitted puts the match on the month’s bill (Hope Harbor pays per match
   expect(submitted?.eligible_bill_id).toEqual(expect.any(Number));
 
   await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await expect(
+    dialog.getByText(/is credited on this month’s bill\. A refund cannot be undone\.$/),
+  ).toBeVisible();
+  await dialog.getByRole('button', { name: 'Yes, Refund' }).click();
   await expect(page.getByText('Donation status updated successfully.').last()).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Refunded' })).toBeDisabled();
   await expect(dialog.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
@@ -241,6 +258,7 @@ test('Submit for Match is offered on a recurring hold and submits it', async ({ 
   const dialog = await openMatch(page, created.id);
   await expect(dialog.getByText('Recurring Hold')).toBeVisible();
   await dialog.getByRole('button', { name: 'Submit for Match' }).click();
+  await dialog.getByRole('button', { name: 'Yes, Mark Submitted' }).click();
   await expect(page.getByText('Donation status updated successfully.')).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Submit for Match' })).toHaveCount(0);
   const after = (await getMatch(page, s, created.id)).body;

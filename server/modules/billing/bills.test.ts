@@ -58,11 +58,41 @@ async function newMatch(orgId: number): Promise<number> {
 const confirm = (ids: number[], status: 'submitted' | 'no-charge' | 'refunded') =>
   call(t.app, 'POST', '/api/donation/confirm', { token, body: { donation_ids: ids, status } });
 const read = async (id: number) => (await call(t.app, 'GET', `/api/donation/${id}`, { token })).json.donation;
+/** The donor (or staff) moves the match to another company, so its status is resolved again. */
+const moveTo = async (id: number, company: number) => {
+  const res = await call(t.app, 'PUT', `/api/donation/${id}`, {
+    token,
+    body: {
+      donated_at: '2026-11-02 12:00:00',
+      amount: 200,
+      donor: { name: 'Robin Hale', email: `robin-moved-${id}@example.org` },
+      company_id: company,
+    },
+  });
+  expect(res.status, res.text).toBe(200);
+  return res.json.donation;
+};
+let highMinimumCompany = 0;
+beforeAll(async () => {
+  const [company] = await t.db
+    .insert(companies)
+    .values({
+      name: 'Bills High Minimum Co',
+      match_method: 'form',
+      match_ratio: '1',
+      minimum_match_cents: 50_000,
+    })
+    .returning({ id: companies.id });
+  highMinimumCompany = company?.id ?? 0;
+});
 
 describe('per-match bills', () => {
   it('a submitted match of a per-match plan counts on the payer’s bill for the month; a chapter’s on its parent’s', async () => {
     const [own, chapters] = [await newMatch(org.hope), await newMatch(org.chapter)];
     expect((await read(own)).status.billing_status).toBe('ineligible');
+    // The dialog is told the payer's rate, so it can say what Submitted will bill.
+    expect((await read(own)).billing_rate).toBe(0.05);
+    expect((await read(chapters)).billing_rate).toBe(0.05);
     expect((await confirm([own, chapters], 'submitted')).status).toBe(200);
     const [a, b] = [await read(own), await read(chapters)];
     expect(a.status).toMatchObject({ id: 4, billing_status: 'eligible' });
@@ -75,6 +105,7 @@ describe('per-match bills', () => {
 
   it('a flat plan bills nothing per match: the match stays ineligible and can be No Charge', async () => {
     const id = await newMatch(org.maple);
+    expect((await read(id)).billing_rate).toBeNull();
     await confirm([id], 'submitted');
     expect((await read(id)).status.billing_status).toBe('ineligible');
     expect((await confirm([id], 'refunded')).json.message).toBe(billMessages.refundUnbilled);
@@ -122,6 +153,36 @@ describe('per-match bills', () => {
     expect(row?.refunded_bill_id).toBe(after.refunded_bill_id);
   });
 
+  it('a billed match re-resolved out of the chargeable statuses leaves the open bill (nothing to refund, nothing charged)', async () => {
+    const id = await newMatch(org.hope);
+    await confirm([id], 'submitted');
+    expect((await read(id)).status.billing_status).toBe('eligible');
+    const moved = await moveTo(id, highMinimumCompany);
+    expect(moved.status_id).toBe(10);
+    expect(moved.status.billing_status).toBe('ineligible');
+    expect(moved.eligible_bill_id).toBeNull();
+    // Back to a company it can be matched by: unbilled until staff confirm it Submitted again.
+    const back = await moveTo(id, companyId);
+    expect(back.status_id).toBe(3);
+    expect(back.eligible_bill_id).toBeNull();
+    expect((await confirm([id], 'submitted')).status).toBe(200);
+    expect((await read(id)).status.billing_status).toBe('eligible');
+  });
+
+  it('a billed match re-resolved to another chargeable status stays on its bill and can be refunded', async () => {
+    const id = await newMatch(org.hope);
+    await confirm([id], 'submitted');
+    const { eligible_bill_id: billId } = await read(id);
+    const [csr] = await t.db
+      .insert(companies)
+      .values({ name: `Bills Portal Co ${id}`, match_method: 'csr', match_ratio: '1' })
+      .returning({ id: companies.id });
+    const moved = await moveTo(id, csr?.id ?? 0);
+    expect(moved.status_id).toBe(7);
+    expect(moved.eligible_bill_id).toBe(billId);
+    expect((await confirm([id], 'refunded')).status).toBe(200);
+  });
+
   it('GET /bills lists the month with its requests, refunds and what they come to at the plan’s rate', async () => {
     const res = await call(t.app, 'GET', `/api/organization/${org.hope}/bills`, { token });
     expect(res.status).toBe(200);
@@ -129,12 +190,12 @@ describe('per-match bills', () => {
     const month = res.json.bills.find(
       (b: { period_start: string }) => b.period_start === start.toISOString(),
     );
-    // Every match above was $200 at 1:1, submitted this month; the refunded one is credited on the
-    // same month's bill, so it counts once among the requests and once among the refunds.
+    // Every match above was $200 at 1:1, submitted this month; the two refunded ones are credited on
+    // the same month's bill, so each counts once among the requests and once among the refunds.
     const rows = await t.db.select().from(donations).where(eq(donations.eligible_bill_id, month.id));
-    expect(month).toMatchObject({ plan: 'elig_5', requests: rows.length, refunds: 1, refunded: 200 });
+    expect(month).toMatchObject({ plan: 'elig_5', requests: rows.length, refunds: 2, refunded: 400 });
     expect(month.matched).toBe(200 * rows.length);
-    expect(month.amount).toBeCloseTo(0.05 * 200 * (rows.length - 1), 2);
+    expect(month.amount).toBeCloseTo(0.05 * 200 * (rows.length - 2), 2);
     expect((await call(t.app, 'GET', `/api/organization/${org.maple}/bills`, { token })).json.bills).toEqual(
       [],
     );

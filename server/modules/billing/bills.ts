@@ -12,6 +12,8 @@
  * | the month ends (issueBills, hourly)           | the bill is issued; its matches become processed            |
  * | staff refund a billed match                   | status Refunded; credited on the payer's bill for the month |
  * | No Charge on a billed match, Refund on an unbilled one | refused (400): the two never overlap                |
+ * | a match on an open bill is re-resolved (company change, Save & Re-Email) to a status outside the chargeable ones (Below Company Minimum, No Program, ...) | it leaves the open bill (billing Ineligible): it is no longer a request the company can match, and nothing was charged yet; Submitted puts it back |
+ * | a match on an issued bill is re-resolved the same way | it stays processed and Refund stays offered, whatever its status: the fee was charged, so staff can always credit it |
  *
  * Submitted is the moment the request goes to the company: what a nonprofit pays a share for.
  * Flat plans and the free plan bill nothing per match, so their matches stay ineligible and keep
@@ -21,6 +23,7 @@
  */
 import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { type Bill, perMatchRates } from '../../../src/contract/billing.ts';
+import { chargeableStatuses } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable, Tx } from '../../db/client.ts';
 import { bills, donations, organizations } from '../../db/schema.ts';
 
@@ -34,6 +37,11 @@ export function monthOf(now: Date): { start: Date; end: Date } {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
   return { start, end };
+}
+
+/** The share of a request's estimated match the organization's payer bills, or null (bills.ts table). */
+export async function perMatchRateOf(db: Queryable, organizationId: number): Promise<number | null> {
+  return perMatchRates[(await payerOf(db, organizationId)).plan] ?? null;
 }
 
 /** Who pays for an organization's matches, and on which plan. */
@@ -97,6 +105,30 @@ export async function countSubmitted(tx: Tx, rows: BilledRow[], now: Date): Prom
         ),
       );
   }
+}
+
+/**
+ * A match whose status was resolved again: on a bill still open, and now at a status that is no
+ * longer a chargeable request, it leaves that bill (see the table above). Issued bills are never
+ * changed; a refund credits them.
+ */
+export async function releaseIfUnchargeable(
+  tx: Tx,
+  match: {
+    id: number;
+    eligible_bill_id: number | null;
+    processed_bill_id: number | null;
+    refunded_bill_id: number | null;
+  },
+  statusId: number,
+): Promise<void> {
+  const onOpenBill =
+    match.eligible_bill_id !== null && match.processed_bill_id === null && match.refunded_bill_id === null;
+  if (!onOpenBill || (chargeableStatuses as readonly number[]).includes(statusId)) return;
+  await tx
+    .update(donations)
+    .set({ eligible_bill_id: null })
+    .where(and(eq(donations.id, match.id), isNull(donations.processed_bill_id)));
 }
 
 /**

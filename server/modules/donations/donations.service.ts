@@ -35,7 +35,13 @@ import {
   type StatusChangeSource,
 } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
-import { billingConflict, countSubmitted, creditRefunds } from '../billing/bills.ts';
+import {
+  billingConflict,
+  countSubmitted,
+  creditRefunds,
+  perMatchRateOf,
+  releaseIfUnchargeable,
+} from '../billing/bills.ts';
 import {
   type NotificationLinks,
   notificationsOf,
@@ -323,7 +329,7 @@ export async function getDonation(db: Queryable, donationId: number): Promise<{ 
   const [row] = await selectDonations(db).where(eq(donations.id, donationId));
   if (!row) throw new HttpError(404, donationMessages.notFound);
   // The match's three dependent reads are independent of each other: ask for them together.
-  const [children, notifications, recurringHistory] = await Promise.all([
+  const [children, notifications, recurringHistory, billingRate] = await Promise.all([
     db
       .select({ id: organizations.id, name: organizations.name })
       .from(organizations)
@@ -331,8 +337,11 @@ export async function getDonation(db: Queryable, donationId: number): Promise<{ 
       .orderBy(asc(organizations.name), asc(organizations.id)),
     notificationsOf(db, donationId),
     recurringHistoryOf(db, row),
+    perMatchRateOf(db, row.organization_id),
   ]);
-  return { donation: toDonation(row, children, notifications, recurringHistory) };
+  return {
+    donation: { ...toDonation(row, children, notifications, recurringHistory), billing_rate: billingRate },
+  };
 }
 
 /**
@@ -606,7 +615,7 @@ export async function updateDonation(
         silenced: body.silenced ?? current.silenced,
       })
       .where(eq(donations.id, donationId));
-    if (status !== current.status_id)
+    if (status !== current.status_id) {
       await tx.insert(donationStatusHistory).values({
         donation_id: donationId,
         from_status_id: current.status_id,
@@ -614,6 +623,9 @@ export async function updateDonation(
         user_id: userId,
         source,
       });
+      // A billed match that is no longer a chargeable request leaves its open bill (bills.ts).
+      await releaseIfUnchargeable(tx, current, status);
+    }
     if (links && (body.reprocess || companyChanged)) await notifyMatches(tx, [donationId], links);
   });
   return getDonation(db, donationId);

@@ -47,6 +47,11 @@ export type ResolutionInput = {
  * |13 | method csr: the donor submits in the company's portal  | 7 Donor to Submit in Company Portal                |
  * |14 | method mail or contact: the donor tells the company    | 8 Donor to Notify Company                          |
  *
+ * A match already on a bill keeps its bill when it is resolved again, with one exception
+ * (server/modules/billing/bills.ts): on a bill still open, a new status outside the chargeable
+ * ones (the statuses of rows 1 to 8, e.g. Below Company Minimum) takes it off that bill; on an issued bill it stays
+ * processed and can be refunded whatever its status.
+ *
  * Organization rules come first: nothing can be matched for a disabled or unregistered
  * nonprofit whatever the company. Company facts come before the gift's own (recurring), so a
  * recurring gift to a company without a program says so rather than waiting on a hold.

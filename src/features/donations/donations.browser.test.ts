@@ -153,7 +153,10 @@ describe('<twofold-donations>', () => {
     const clear = button(root, 'Clear filters');
     assert(clear && !clear.disabled, 'Clear filters is offered');
     tile(root, 'No Response').click();
-    await waitFor(() => param(listCalls(calls).at(-1), 'filters[status_group]') === 'no_response', 'the tile');
+    await waitFor(
+      () => param(listCalls(calls).at(-1), 'filters[status_group]') === 'no_response',
+      'the tile',
+    );
     clear.click();
     await waitFor(
       () =>

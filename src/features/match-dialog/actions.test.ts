@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchMethods } from '../../contract/companies.ts';
 import { statusIds } from '../../contract/statuses.ts';
-import { type ActionFacts, confirmStatusOf, matchActions } from './actions.ts';
+import { type ActionFacts, billingQuestion, confirmStatusOf, matchActions } from './actions.ts';
 
 /** A plain match: Submitted status, no bills, not recurring, not silenced, an esign company. */
 const facts = (over: Partial<ActionFacts> = {}): ActionFacts => ({
@@ -45,9 +45,16 @@ describe('Refund', () => {
     expect(matchActions(facts({ status_id, eligible_bill_id: 3 })).refund).toBe(true);
   });
 
-  it.each(notChargeable)('is not offered at status %i even with a bill', (status_id) => {
-    expect(matchActions(facts({ status_id, processed_bill_id: 3 })).refund).toBe(false);
+  it.each(notChargeable)('is not offered at status %i on an open bill', (status_id) => {
+    expect(matchActions(facts({ status_id, eligible_bill_id: 3 })).refund).toBe(false);
   });
+
+  it.each(notChargeable.filter((id) => id !== 13 && id !== 16))(
+    'is offered at status %i on an issued bill: a re-resolved match whose fee was charged can be credited',
+    (status_id) => {
+      expect(matchActions(facts({ status_id, eligible_bill_id: 3, processed_bill_id: 3 })).refund).toBe(true);
+    },
+  );
 
   it('counts a processed bill as a bill', () => {
     expect(matchActions(facts({ processed_bill_id: 3 })).refund).toBe(true);
@@ -160,5 +167,27 @@ describe('the confirm statuses', () => {
 
   it('Submit for Match confirms submitted: reprocessing would put a recurring gift back on hold', () => {
     expect(confirmStatusOf.submitForMatch).toBe('submitted');
+  });
+});
+
+describe('the question before a billing action', () => {
+  it('says what Submitted will bill on a per-match plan, and that nothing changes on a flat one', () => {
+    expect(billingQuestion('submitted', { matched: 200, billing_rate: 0.05 }).question).toBe(
+      'Mark this match Submitted? It will count on this month’s bill: $10.00 (5% of its estimated match of $200.00).',
+    );
+    expect(billingQuestion('submitted', { matched: 200, billing_rate: null }).question).toBe(
+      'Mark this match Submitted? Your plan bills nothing per match, so no bill changes.',
+    );
+  });
+
+  it('says a refund is credited and final, and No Charge keeps the match off every bill', () => {
+    expect(billingQuestion('refund', { matched: 150, billing_rate: 0.03 })).toEqual({
+      question:
+        'Refund this match? $4.50 (3% of its estimated match of $150.00) is credited on this month’s bill. A refund cannot be undone.',
+      confirm: 'Yes, Refund',
+    });
+    expect(billingQuestion('noCharge', { matched: 150, billing_rate: 0.03 }).question).toBe(
+      'Mark this match No Charge? It will not count on any bill.',
+    );
   });
 });

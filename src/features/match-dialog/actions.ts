@@ -49,8 +49,16 @@ export function matchActions(facts: ActionFacts): MatchActions {
     submitted: facts.status_id !== statusIdOf.submitted,
     // spec: "shown when status is one of 1,3,4,5,6,7,8,20,21,22,25,28 and there is no eligible or processed bill".
     noCharge: chargeable(facts.status_id) && !hasBill(facts),
-    // spec: "shown for those statuses when a bill exists and no refund".
-    refund: chargeable(facts.status_id) && hasBill(facts) && !refunded,
+    // spec: "shown for those statuses when a bill exists and no refund". Beyond it: a match on an
+    // issued bill that was re-resolved out of those statuses keeps Refund, so a fee charged can
+    // always be credited (server/modules/billing/bills.ts); on an open bill it left the bill.
+    refund:
+      hasBill(facts) &&
+      !refunded &&
+      (chargeable(facts.status_id) ||
+        (facts.processed_bill_id !== null &&
+          facts.status_id !== statusIdOf.noCharge &&
+          facts.status_id !== statusIdOf.refunded)),
     // spec: "Refunded: disabled badge once refunded_bill_id is set".
     refunded,
     silenceLabel: facts.silenced ? 'Un-Silence' : 'Silence',
@@ -60,6 +68,48 @@ export function matchActions(facts: ActionFacts): MatchActions {
       method !== null &&
       (packetMethods as readonly MatchMethod[]).includes(method) &&
       packetStatuses.includes(facts.status_id),
+  };
+}
+
+/** The actions that change what the nonprofit is billed: each asks first, saying what it will do. */
+export type BillingAction = 'submitted' | 'noCharge' | 'refund';
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+const percent = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
+
+/**
+ * The question asked before a billing action, saying what it does to the bill (the rules are in
+ * server/modules/billing/bills.ts). `billing_rate` is the payer's per-match rate, null on a plan
+ * that bills nothing per match; undefined (an older server) is treated as unknown.
+ */
+export function billingQuestion(
+  action: BillingAction,
+  match: { matched: number; billing_rate?: number | null | undefined },
+): { question: string; confirm: string } {
+  const rate = match.billing_rate;
+  const fee =
+    typeof rate === 'number'
+      ? `${usd.format(match.matched * rate)} (${percent(rate)} of its estimated match of ${usd.format(match.matched)})`
+      : null;
+  if (action === 'submitted')
+    return {
+      question: fee
+        ? `Mark this match Submitted? It will count on this month’s bill: ${fee}.`
+        : rate === null
+          ? 'Mark this match Submitted? Your plan bills nothing per match, so no bill changes.'
+          : 'Mark this match Submitted? On a per-match plan it counts on this month’s bill.',
+      confirm: 'Yes, Mark Submitted',
+    };
+  if (action === 'noCharge')
+    return {
+      question: 'Mark this match No Charge? It will not count on any bill.',
+      confirm: 'Yes, No Charge',
+    };
+  return {
+    question: fee
+      ? `Refund this match? ${fee} is credited on this month’s bill. A refund cannot be undone.`
+      : 'Refund this match? Its fee is credited on this month’s bill. A refund cannot be undone.',
+    confirm: 'Yes, Refund',
   };
 }
 

@@ -155,11 +155,35 @@ describe('<twofold-match-dialog>', () => {
     assertEqual(calls.filter((c) => c.method === 'PUT').length, 0, 'no PUT');
   });
 
+  it('Submitted first says what it does to the bill; Cancel sends nothing and returns focus', async () => {
+    const calls = server(testMatch({ billing_rate: 0.05, matched: 200 }));
+    const { root } = await openDialog();
+    await loaded(root);
+    const submitted = button(root, 'Submitted');
+    submitted?.click();
+    await waitFor(
+      () =>
+        byText(
+          root,
+          'Mark this match Submitted? It will count on this month’s bill: $10.00 (5% of its estimated match of $200.00).',
+        ),
+      'the question',
+    );
+    const question = root.querySelector('.match__confirm') as HTMLElement;
+    await waitFor(() => root.activeElement === button(question, 'Cancel'), 'focus on Cancel');
+    button(question, 'Cancel')?.click();
+    await waitFor(() => !root.querySelector('.match__confirm'), 'the question closed');
+    await waitFor(() => root.activeElement === submitted, 'focus back on Submitted');
+    assertEqual(calls.filter((c) => c.path === '/api/donation/confirm').length, 0, 'nothing sent');
+  });
+
   it('Submitted confirms the status, says so, and reloads the match', async () => {
     const calls = server(testMatch());
     const { root, toasts } = await openDialog();
     await loaded(root);
     button(root, 'Submitted')?.click();
+    await waitFor(() => button(root, 'Yes, Mark Submitted'), 'the question');
+    button(root, 'Yes, Mark Submitted')?.click();
     await toastText(toasts, 'Donation status updated successfully.');
     await waitFor(() => byText(root, 'Submitted') && !button(root, 'Submitted'), 'the reloaded status');
     const confirm = calls.find((c) => c.path === '/api/donation/confirm');
@@ -178,6 +202,11 @@ describe('<twofold-match-dialog>', () => {
     const { root, toasts } = await openDialog();
     await loaded(root);
     button(root, 'No Charge')?.click();
+    await waitFor(
+      () => byText(root, 'Mark this match No Charge? It will not count on any bill.'),
+      'the question',
+    );
+    button(root, 'Yes, No Charge')?.click();
     await toastText(toasts, 'Failed to update donation status.');
     assert(byText(root, 'Donor to E-Sign Form'), 'status unchanged');
   });
@@ -195,6 +224,22 @@ describe('<twofold-match-dialog>', () => {
     await loaded(root);
     assertEqual(button(root, 'Refunded')?.disabled, true, 'the Refunded badge is disabled');
     assert(!button(root, 'Refund'), 'no Refund once refunded');
+  });
+
+  it('a match on an issued bill that re-resolved to Below Company Minimum still offers Refund', async () => {
+    server(
+      testMatch({
+        status_id: 10,
+        status: { id: 10, name: 'Below Company Minimum', billing_status: 'processed' },
+        eligible_bill_id: 5,
+        processed_bill_id: 5,
+      }),
+    );
+    const { root } = await openDialog();
+    await loaded(root);
+    assert(byText(root, 'Below Company Minimum'), 'the re-resolved status');
+    assert(button(root, 'Refund'), 'Refund is offered: the fee was charged');
+    assert(!button(root, 'No Charge'), 'no No Charge on a billed match');
   });
 
   it('Silence toggles to Un-Silence with the spec texts', async () => {

@@ -24,7 +24,7 @@ import { Tabs } from '../../ui/tabs.tsx';
 import { formatGiftDay } from '../common.ts';
 import { CompanyField } from '../match-request/company-field.tsx';
 import partsCss from '../match-request/match-parts.css?inline';
-import { confirmStatusOf, matchActions, matchTexts } from './actions.ts';
+import { type BillingAction, billingQuestion, confirmStatusOf, matchActions, matchTexts } from './actions.ts';
 import matchDialogCss from './match-dialog.css?inline';
 import {
   type FormErrors,
@@ -223,8 +223,12 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
   const [busy, setBusy] = useState<Busy>(null);
   const [errors, setErrors] = useState<FormErrors>({});
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  // A billing action waiting for its yes: the question says what it does to the bill.
+  const [confirmingBilling, setConfirmingBilling] = useState<BillingAction | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const keepRef = useRef<HTMLButtonElement>(null);
+  const billingNoRef = useRef<HTMLButtonElement>(null);
+  const billingOpener = useRef<HTMLElement | null>(null);
   const deleteRef = useRef<HTMLButtonElement>(null);
   const statusHeadingId = useId();
   const customHeadingId = useId();
@@ -242,6 +246,19 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
   useEffect(() => {
     if (confirmingDelete) keepRef.current?.focus();
   }, [confirmingDelete]);
+  useEffect(() => {
+    if (confirmingBilling) billingNoRef.current?.focus();
+  }, [confirmingBilling]);
+
+  const askBilling = (action: BillingAction, opener: HTMLElement) => {
+    billingOpener.current = opener;
+    setConfirmingBilling(action);
+  };
+  const cancelBilling = () => {
+    setConfirmingBilling(null);
+    const opener = billingOpener.current;
+    queueMicrotask(() => opener?.focus());
+  };
 
   const update = (patch: Partial<MatchForm>) => setForm((f) => (f ? { ...f, ...patch } : f));
 
@@ -402,8 +419,8 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
             {actions.submitted ? (
               <Button
                 variant="secondary"
-                disabled={locked}
-                onClick={() => changeStatus(confirmStatusOf.submitted)}
+                disabled={locked || confirmingBilling !== null}
+                onClick={(event) => askBilling('submitted', event.currentTarget)}
               >
                 Submitted
               </Button>
@@ -411,8 +428,8 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
             {actions.submitForMatch ? (
               <Button
                 variant="secondary"
-                disabled={locked}
-                onClick={() => changeStatus(confirmStatusOf.submitForMatch)}
+                disabled={locked || confirmingBilling !== null}
+                onClick={(event) => askBilling('submitted', event.currentTarget)}
               >
                 Submit for Match
               </Button>
@@ -420,8 +437,8 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
             {actions.noCharge ? (
               <Button
                 variant="secondary"
-                disabled={locked}
-                onClick={() => changeStatus(confirmStatusOf.noCharge)}
+                disabled={locked || confirmingBilling !== null}
+                onClick={(event) => askBilling('noCharge', event.currentTarget)}
               >
                 No Charge
               </Button>
@@ -429,8 +446,8 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
             {actions.refund ? (
               <Button
                 variant="secondary"
-                disabled={locked}
-                onClick={() => changeStatus(confirmStatusOf.refund)}
+                disabled={locked || confirmingBilling !== null}
+                onClick={(event) => askBilling('refund', event.currentTarget)}
               >
                 Refund
               </Button>
@@ -455,6 +472,35 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
             ) : null}
           </fieldset>
         )}
+        {confirmingBilling && !readOnly ? (
+          <fieldset className="match__confirm">
+            <legend className="match__confirm-question">
+              {billingQuestion(confirmingBilling, donation).question}
+            </legend>
+            <div className="match__confirm-buttons">
+              {/* A plain button: focus moves here when the question appears (Button takes no ref). */}
+              <button
+                ref={billingNoRef}
+                type="button"
+                className="btn btn--secondary"
+                disabled={locked}
+                onClick={cancelBilling}
+              >
+                Cancel
+              </button>
+              <Button
+                disabled={locked}
+                onClick={() => {
+                  const action = confirmingBilling;
+                  setConfirmingBilling(null);
+                  void changeStatus(confirmStatusOf[action]);
+                }}
+              >
+                {billingQuestion(confirmingBilling, donation).confirm}
+              </Button>
+            </div>
+          </fieldset>
+        ) : null}
       </section>
 
       <div className="match__grid">
