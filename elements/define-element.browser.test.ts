@@ -124,3 +124,46 @@ describe('the element runtime (built twofold-login)', () => {
     await waitFor(() => root.activeElement === opener, 'focus back on the opener');
   });
 });
+
+describe('the toaster (built twofold-toaster)', () => {
+  async function showToast(title: string) {
+    const toaster = await mount('twofold-toaster');
+    const root = toaster.shadowRoot as ShadowRoot;
+    window.dispatchEvent(new CustomEvent('twofold-toast', { detail: { title } }));
+    await waitFor(() => byText(root, title), 'the toast');
+    const toast = root.querySelector<HTMLElement>('.toast');
+    assert(toast, 'the toast element');
+    return { root, toast };
+  }
+
+  function drag(toast: HTMLElement, dx: number) {
+    const box = toast.getBoundingClientRect();
+    const y = box.top + box.height / 2;
+    const x = box.left + 10;
+    const init = { pointerId: 7, bubbles: true, composed: true, clientY: y, isPrimary: true };
+    toast.dispatchEvent(new PointerEvent('pointerdown', { ...init, clientX: x }));
+    toast.dispatchEvent(new PointerEvent('pointermove', { ...init, clientX: x + dx }));
+    toast.dispatchEvent(new PointerEvent('pointerup', { ...init, clientX: x + dx }));
+  }
+
+  it('a toast swiped sideways 50 px or more is dismissed (spec: swipe threshold 50)', async () => {
+    const { root, toast } = await showToast('Swipe me');
+    drag(toast, 60);
+    await waitFor(() => !byText(root, 'Swipe me'), 'the toast is gone');
+  });
+
+  it('a shorter swipe springs back and the toast stays', async () => {
+    const { root, toast } = await showToast('Stay here');
+    drag(toast, 30);
+    await waitFor(() => !root.querySelector('.toast--dragging'), 'sprung back');
+    assert(byText(root, 'Stay here'), 'still shown');
+  });
+
+  it('shows one toast at a time: a new one replaces the one showing', async () => {
+    const { root } = await showToast('First');
+    window.dispatchEvent(new CustomEvent('twofold-toast', { detail: { title: 'Second' } }));
+    await waitFor(() => byText(root, 'Second'), 'the second toast');
+    assertEqual(root.querySelectorAll('.toast').length, 1, 'one toast');
+    assert(!byText(root, 'First'), 'the first is gone');
+  });
+});

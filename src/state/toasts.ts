@@ -3,6 +3,8 @@ import { signal } from '@preact/signals-react';
 /** spec (part 1, section 9): "Only one toast is visible at a time." "The default toast duration is 5000 ms." */
 export const toastLimit = 1;
 export const defaultToastDuration = 5000;
+/** spec (part 1, section 9): "the swipe threshold is 50" (pixels a toast is dragged sideways to dismiss it). */
+export const swipeThreshold = 50;
 
 import { announceToast, type ToastInput, type ToastVariant, toastChannel } from './toast-channel.ts';
 
