@@ -105,6 +105,27 @@ describe('<twofold-registration>', () => {
     assertEqual(calls.length, 0, 'requests sent');
   });
 
+  it('an error clears as its field is fixed, without moving focus or flagging untouched fields', async () => {
+    mockApi(() => jsonResponse(500, {}));
+    const { root } = await registrationPage();
+    button(root, 'Complete Registration')?.click();
+    await waitFor(() => byText(root, 'EIN is required'), 'the messages');
+    const ein = control(root, 'EIN');
+    ein.focus();
+    setValue(ein, '12-3456789');
+    await waitFor(() => !byText(root, 'EIN is required'), 'the EIN message cleared');
+    assertEqual(ein.getAttribute('aria-invalid'), null, 'EIN no longer invalid');
+    assertEqual(root.activeElement, ein, 'focus stays where the user types');
+    assert(byText(root, 'Phone is required'), 'other messages stay until fixed');
+    control(root, 'Foodbanks').click();
+    await waitFor(
+      () => !byText(root, 'At least one category must be selected'),
+      'the category message cleared',
+    );
+    setValue(control(root, 'Contact Email'), 'not an email');
+    assert(byText(root, 'Valid email is required'), 'a field still wrong keeps its message');
+  });
+
   it('limits the state to 2 characters', async () => {
     mockApi(() => jsonResponse(500, {}));
     const { root } = await registrationPage();

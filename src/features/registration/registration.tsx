@@ -139,11 +139,17 @@ export function Registration({ supportEmail = defaultSupportEmail }: Registratio
   const formRef = useRef<HTMLFormElement>(null);
   const categoriesErrorId = useId();
 
-  // Focus the first invalid field once React has rendered the error state.
+  // An error clears as soon as its field is fixed (checked with the same schema on every change);
+  // fields without an error get none until the next submit.
   useEffect(() => {
-    if (Object.keys(errors).length)
-      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [errors]);
+    setErrors((current) => {
+      if (Object.keys(current).length === 0) return current;
+      const parsed = RegistrationRequest.safeParse(toRegistrationInput(values));
+      const still = parsed.success ? {} : fieldErrors(parsed.error.issues);
+      const kept = Object.fromEntries(Object.entries(still).filter(([key]) => key in current));
+      return Object.keys(kept).length === Object.keys(current).length ? current : kept;
+    });
+  }, [values]);
 
   if (outcome) return <RegistrationOutcome outcome={outcome} supportEmail={supportEmail} />;
 
@@ -166,6 +172,9 @@ export function Registration({ supportEmail = defaultSupportEmail }: Registratio
     const parsed = RegistrationRequest.safeParse(toRegistrationInput(values));
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error.issues));
+      // Focus the first invalid field once React has rendered the error state (only on submit:
+      // fixing one field must not pull focus to the next).
+      queueMicrotask(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       return;
     }
     setErrors({});
