@@ -427,6 +427,70 @@ async function resolveFor(
   return status;
 }
 
+/**
+ * The organization's matches held by its own state (NPO Registration Incomplete, NPO Disabled)
+ * resolved again, after that state changed (setup marked complete): each gets the status its
+ * company calls for, a history row and, where that status asks the donor to act, the donor email.
+ * Without this they would wait at a status no tile counts and no action moves.
+ */
+export async function resolveHeldMatches(
+  tx: Tx,
+  orgId: number,
+  userId: number | null,
+  links: NotificationLinks,
+): Promise<number[]> {
+  const [organization] = await tx
+    .select({
+      deactivated: organizations.rule_deactivated,
+      complete: organizations.complete,
+      type: organizations.type,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, orgId));
+  if (!organization) return [];
+  const held = await tx
+    .select({ match: donations, company: companies })
+    .from(donations)
+    .leftJoin(companies, eq(companies.id, donations.company_id))
+    .where(
+      and(
+        eq(donations.organization_id, orgId),
+        inArray(donations.status_id, [statusIdOf.registrationIncomplete, statusIdOf.npoDisabled]),
+      ),
+    )
+    .for('update', { of: donations });
+  const moved: {
+    donation_id: number;
+    from_status_id: number;
+    to_status_id: number;
+    user_id: number | null;
+  }[] = [];
+  for (const { match, company } of held) {
+    const status = resolveStatus({
+      organization,
+      company: resolutionCompany(company),
+      amount_cents: match.amount_cents,
+      recurring: match.recurring_id !== null,
+    });
+    if (status === match.status_id) continue;
+    await tx
+      .update(donations)
+      .set({ status_id: status, matched_cents: matchOf(status, match.amount_cents, company) })
+      .where(eq(donations.id, match.id));
+    moved.push({
+      donation_id: match.id,
+      from_status_id: match.status_id,
+      to_status_id: status,
+      user_id: userId,
+    });
+  }
+  if (moved.length === 0) return [];
+  await tx.insert(donationStatusHistory).values(moved);
+  const ids = moved.map((m) => m.donation_id);
+  await notifyMatches(tx, ids, links);
+  return ids;
+}
+
 /** The estimated match of a gift through a catalogue company (status-resolution.ts). */
 export const matchOf = (status: StatusId | number, amountCents: number, company: CompanyRow | null) =>
   estimatedMatchCents(

@@ -4,7 +4,15 @@ import * as z from 'zod/mini';
 import { OrganizationResponse } from '../../../src/contract/organization.ts';
 import { type OrganizationPatch, toPartialQuery } from '../../../src/contract/organization-update.ts';
 import { remainingSetupSteps } from '../../../src/contract/setup.ts';
-import { addresses, organizationCategories, organizations } from '../../db/schema.ts';
+import {
+  addresses,
+  companies,
+  donationStatusHistory,
+  donations,
+  organizationCategories,
+  organizations,
+  outbox,
+} from '../../db/schema.ts';
 import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { decryptPrivateKey } from './private-key.ts';
@@ -164,6 +172,50 @@ describe('PUT /api/organization/{id}/partial', () => {
     await patch(maple, 'admin', { complete: false });
     const again = await patch(maple, 'admin', { complete: true });
     expect(again.json.organization.onboarded).toBe(onboarded);
+  });
+
+  it('moves matches held at NPO Registration Incomplete on once setup is marked complete, and emails their donors', async () => {
+    await t.db
+      .update(organizations)
+      .set({ complete: false, type: 'non-profit', rule_deactivated: false })
+      .where(eq(organizations.id, maple));
+    const [company] = await t.db
+      .insert(companies)
+      .values({ name: 'Held Portal Co', match_method: 'csr', match_ratio: '1' })
+      .returning({ id: companies.id });
+    const created = await call(t.app, 'POST', `/api/organization/${maple}/donation`, {
+      token: tokens.admin,
+      body: {
+        id: 0,
+        donated_at: '2026-11-02 12:00:00',
+        amount: 120,
+        donor: { name: 'Hollis Held', email: 'hollis-held@example.org' },
+        company_id: company?.id,
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.json.donation.id as number;
+    expect(created.json.donation.status_id).toBe(17);
+    const mailsBefore = (await t.db.select().from(outbox).where(eq(outbox.to, 'hollis-held@example.org')))
+      .length;
+
+    expect((await patch(maple, 'admin', { complete: true })).status).toBe(200);
+    const [moved] = await t.db.select().from(donations).where(eq(donations.id, id));
+    expect(moved?.status_id).toBe(7);
+    expect(moved?.matched_cents).toBe(12_000);
+    const history = await t.db
+      .select()
+      .from(donationStatusHistory)
+      .where(eq(donationStatusHistory.donation_id, id));
+    expect(history.at(-1)).toMatchObject({ from_status_id: 17, to_status_id: 7 });
+    expect(history.at(-1)?.user_id).toEqual(expect.any(Number));
+    const mails = await t.db.select().from(outbox).where(eq(outbox.to, 'hollis-held@example.org'));
+    expect(mails.length).toBe(mailsBefore + 1);
+    // Marking it complete again moves nothing twice.
+    await patch(maple, 'admin', { complete: true });
+    expect((await t.db.select().from(outbox).where(eq(outbox.to, 'hollis-held@example.org'))).length).toBe(
+      mailsBefore + 1,
+    );
   });
 
   it('answers bad values with 400 naming the field, ignores unknown parameters, writes nothing', async () => {

@@ -11,6 +11,7 @@ import {
 import { addresses, organizationCategories, organizations } from '../../db/schema.ts';
 import { HttpError, httpMessages } from '../../http/errors.ts';
 import type { Deps } from '../../http/route.ts';
+import { resolveHeldMatches } from '../donations/donations.service.ts';
 import { checkCategories, getOrganization } from './organization.service.ts';
 import { encryptPrivateKey } from './private-key.ts';
 
@@ -77,6 +78,8 @@ export async function updateOrganization(
   level: PermissionLevel,
   patch: OrganizationPatch,
   privateKey: string | null | undefined,
+  /** Who saves: recorded on the status history of matches the save moves on. */
+  userId: number | null = null,
 ): Promise<OrganizationResponse> {
   const fields = (Object.keys(patch) as PatchField[]).filter(
     (k) => patch[k] !== undefined && k !== 'private_key',
@@ -163,6 +166,8 @@ export async function updateOrganization(
     }
     if (Object.keys(changes).length > 0) {
       await tx.update(organizations).set(changes).where(eq(organizations.id, id));
+      // Matches that waited at NPO Registration Incomplete move on once setup is complete.
+      if (changes.complete === true && !row.complete) await resolveHeldMatches(tx, id, userId, deps.config);
     } else {
       // Still touch updated_at: the caller saved something (categories or the address row).
       await tx.update(organizations).set({ updated_at: sql`now()` }).where(eq(organizations.id, id));

@@ -37,14 +37,16 @@ export function update({
   query,
   body,
   level,
+  user,
 }: {
   deps: Deps;
   params: { id: number };
   query: OrganizationPatch;
   body: { private_key?: string | null | undefined };
   level: PermissionLevel;
+  user: AuthUser;
 }): Promise<OrganizationResponse> {
-  return updateOrganization(deps, params.id, level, query, body.private_key);
+  return updateOrganization(deps, params.id, level, query, body.private_key, user.id);
 }
 
 export function upload({

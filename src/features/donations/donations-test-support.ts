@@ -7,7 +7,7 @@
 import { type Call, jsonResponse, mockApi as mockAnyApi } from '../../../elements/browser-test-support.ts';
 import type { ImportTestResponse } from '../../contract/donation-import.ts';
 import type { Donation, DonationListResponse } from '../../contract/donations.ts';
-import { emptyOrganization } from '../../contract/organization.ts';
+import { emptyOrganization, type Organization } from '../../contract/organization.ts';
 import { testMatch } from '../match-dialog/test-match.ts';
 
 export const orgId = 7;
@@ -36,9 +36,15 @@ export const me = {
   orgs: [{ id: orgId, name: 'Hope Harbor Foundation' }],
 };
 
-export function organizationResponse(level: 'read' | 'write' | 'admin') {
+export function organizationResponse(level: 'read' | 'write' | 'admin', fields: Partial<Organization> = {}) {
   return {
-    organization: { ...emptyOrganization, id: orgId, name: 'Hope Harbor Foundation' },
+    organization: {
+      ...emptyOrganization,
+      id: orgId,
+      name: 'Hope Harbor Foundation',
+      complete: true,
+      ...fields,
+    },
     accessibleOrganizations: [
       { id: orgId, name: 'Hope Harbor Foundation', parent_id: null, file_logo: null },
     ],
@@ -106,11 +112,13 @@ export const json = jsonResponse;
 export function mockApi(
   handler: (call: Call) => Response | Promise<Response>,
   level: 'read' | 'write' | 'admin' = 'write',
+  organization: Partial<Organization> = {},
 ): Call[] {
   const calls: Call[] = [];
   mockAnyApi((call) => {
     if (call.path === '/api/common') return json(200, me);
-    if (call.path === `/api/organization/${orgId}`) return json(200, organizationResponse(level));
+    if (call.path === `/api/organization/${orgId}`)
+      return json(200, organizationResponse(level, organization));
     calls.push(call);
     return handler(call);
   });

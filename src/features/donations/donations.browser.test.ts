@@ -73,6 +73,7 @@ describe('<twofold-donations>', () => {
     await waitFor(() => byText(root, 'Donor 1'), 'the first row');
     assert(byText(root, 'Donations'), 'the title');
     assert(byText(root, '3 Found'), 'the count');
+    assert(!root.querySelector('.donations__notice'), 'no setup notice: the organization is complete');
     assertEqual(root.querySelectorAll('tbody tr').length, 3, 'rows');
     const cells = [...(root.querySelector('tbody tr')?.querySelectorAll('td') ?? [])].map(
       (td) => td.textContent,

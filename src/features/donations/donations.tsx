@@ -58,6 +58,14 @@ export function Donations() {
         </h1>
         {organization ? <p className="donations__organization">{organization.name}</p> : null}
       </header>
+      {organization && !organization.complete ? (
+        <p className="donations__notice" role="note">
+          {organization.name}’s setup is not complete, so its new matches wait at ‘NPO Registration
+          Incomplete’, which no tile counts, and no donor is emailed yet. Finish the steps on the{' '}
+          <a href="/portal">Dashboard</a> and mark setup complete: they then move on to what each donor’s
+          company needs.
+        </p>
+      ) : null}
       {organization ? (
         <DonationsList
           key={organization.id}
