@@ -79,7 +79,16 @@ export const ImportMap = z.record(z.string(), z.string());
 export type ImportMap = z.infer<typeof ImportMap>;
 
 /** A row that cannot be read; row = 1-based line in the file including the header (the first data row is 2). */
-export const ImportRowError = z.object({ row: z.number(), reason: z.string() });
+/**
+ * A row that will not be imported, and why. `kind` tells apart a row that lacks only its employer
+ * (`missing_company`: the no_company option takes it, at Missing Company Hold) from one that
+ * cannot be read (left out: unreadable).
+ */
+export const ImportRowError = z.object({
+  row: z.number(),
+  reason: z.string(),
+  kind: z.optional(z.enum(['unreadable', 'missing_company'])),
+});
 export type ImportRowError = z.infer<typeof ImportRowError>;
 
 export const ImportOrganization = z.object({

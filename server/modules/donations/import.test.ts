@@ -358,7 +358,7 @@ describe('import Upload', () => {
     });
     expect(plain.json).toMatchObject({
       created: 2,
-      errors: [{ row: 4, reason: expect.stringMatching(/^Missing company/) }],
+      errors: [{ row: 4, reason: expect.stringMatching(/^Missing company/), kind: 'missing_company' }],
     });
     expect((await stored()).map((r) => [r.transaction_id, r.status_id])).toEqual([
       ['O-1', 5],

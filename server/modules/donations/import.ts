@@ -256,7 +256,12 @@ async function plan(
       }
     } else if (row.companyName) company = byName.get(row.companyName.toLowerCase()) ?? null;
     if (!company && !row.companyName && !options.noCompany) {
-      fail('Missing company: choose to import rows without a company to hold them at Missing Company Hold');
+      errors.push({
+        row: row.line,
+        reason:
+          'Missing company: choose to import rows without a company to hold them at Missing Company Hold',
+        kind: 'missing_company',
+      });
       continue;
     }
     let status: StatusId;

@@ -481,6 +481,63 @@ describe('<twofold-donations> upload and field mapper', () => {
     await waitFor(() => !root.querySelector('dialog[open]'), 'the mapper closed');
   });
 
+  it('rows lacking only an employer are told apart from unreadable ones, with the option that takes them; Upload waits for a ready row', async () => {
+    const calls = mockApi((call) => {
+      if (!call.url.pathname.endsWith('/Test')) return json(200, listResponse(1));
+      const body = call.body instanceof FormData ? call.body : null;
+      return body?.get('emailForEmployer') === 'true'
+        ? json(
+            200,
+            importTest({
+              ready: 2,
+              errors: [{ row: 5, reason: 'Amount is not a number', kind: 'unreadable' }],
+            }),
+          )
+        : json(
+            200,
+            importTest({
+              ready: 0,
+              errors: [
+                {
+                  row: 2,
+                  reason: 'Missing company: choose to import rows without a company',
+                  kind: 'missing_company',
+                },
+                {
+                  row: 3,
+                  reason: 'Missing company: choose to import rows without a company',
+                  kind: 'missing_company',
+                },
+                { row: 5, reason: 'Amount is not a number', kind: 'unreadable' },
+              ],
+            }),
+          );
+    });
+    const { root } = await donationsPage();
+    await waitFor(() => byText(root, 'Donor 1'), 'the rows');
+    await openMapper(root);
+    await waitFor(() => root.querySelector('.mapper__missing-company'), 'the employer notice');
+    assert(
+      root.querySelector('.mapper__missing-company')?.textContent?.includes('2 rows have no employer'),
+      'the rows without an employer are counted apart',
+    );
+    assert(
+      root.querySelector('.mapper__errors')?.textContent?.includes('1 row cannot be read'),
+      'only the unreadable row is called unreadable',
+    );
+    const mapperUpload = () => button(root.querySelector('dialog[open] .mapper') as ParentNode, 'Upload');
+    assertEqual(mapperUpload()?.disabled, true, 'no Upload with 0 rows ready');
+    button(root, 'Import them without a company')?.click();
+    await waitFor(() => {
+      const last = calls.filter((c) => c.url.pathname.endsWith('/Test')).at(-1)?.body;
+      return last instanceof FormData && last.get('emailForEmployer') === 'true';
+    }, 'checked again with the option');
+    const option = root.querySelector<HTMLInputElement>('.mapper input[name="no_company"]');
+    assertEqual(option?.checked, true, 'the option is ticked');
+    await waitFor(() => mapperUpload()?.disabled === false, 'Upload once rows are ready');
+    assert(!root.querySelector('.mapper__missing-company'), 'the notice is gone');
+  });
+
   it('ticking an option checks the rows again with it, and Upload sends it as opt_in / no_company', async () => {
     const calls = mockApi((call) => {
       if (call.url.pathname.endsWith('/Test')) return json(200, importTest());

@@ -110,6 +110,9 @@ function MapperForm({
   const firstCheck = useRef({ map, optIn, noCompany });
   const problemId = useId();
 
+  // Rows lacking only their employer are taken by the no_company option; the rest cannot be read.
+  const withoutEmployer = check.errors.filter((e) => e.kind === 'missing_company');
+  const unreadable = check.errors.filter((e) => e.kind !== 'missing_company');
   const hasChildren = test.organization.children.length > 0;
   const problem = mappingProblem(map, hasChildren);
   const duplicates = useMemo(() => new Set(duplicateTargets(map)), [map]);
@@ -297,22 +300,35 @@ function MapperForm({
                 be skipped
               </p>
             ) : null}
-            {check.errors.length > 0 ? (
+            {withoutEmployer.length > 0 ? (
+              <div className="mapper__missing-company">
+                <p>
+                  <strong>{withoutEmployer.length}</strong>{' '}
+                  {withoutEmployer.length === 1 ? 'row has' : 'rows have'} no employer and will be skipped
+                  unless you import them without a company (the option above): they then wait at Missing
+                  Company Hold and their donors are emailed for their employer.
+                </p>
+                <Button variant="secondary" onClick={() => setNoCompany(true)}>
+                  Import them without a company
+                </Button>
+              </div>
+            ) : null}
+            {unreadable.length > 0 ? (
               <div className="mapper__errors">
                 <p>
-                  <strong>{check.errors.length}</strong>{' '}
-                  {check.errors.length === 1 ? 'row cannot be read' : 'rows cannot be read'} and will be
+                  <strong>{unreadable.length}</strong>{' '}
+                  {unreadable.length === 1 ? 'row cannot be read' : 'rows cannot be read'} and will be
                   skipped:
                 </p>
                 <ul aria-label="Rows that cannot be read">
-                  {check.errors.slice(0, listedErrors).map((error) => (
+                  {unreadable.slice(0, listedErrors).map((error) => (
                     <li key={`${error.row}-${error.reason}`}>
                       Row {error.row}: {error.reason}
                     </li>
                   ))}
                 </ul>
-                {check.errors.length > listedErrors ? (
-                  <p className="muted">…and {check.errors.length - listedErrors} more.</p>
+                {unreadable.length > listedErrors ? (
+                  <p className="muted">…and {unreadable.length - listedErrors} more.</p>
                 ) : null}
               </div>
             ) : null}
@@ -332,7 +348,7 @@ function MapperForm({
         </Button>
         <Button
           onClick={() => void upload()}
-          disabled={uploading || checking || shownProblem !== null}
+          disabled={uploading || checking || shownProblem !== null || check.ready === 0}
           aria-busy={uploading || undefined}
         >
           {uploading ? 'Uploading...' : 'Upload'}
