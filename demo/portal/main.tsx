@@ -113,7 +113,7 @@ function PortalLayout() {
       <twofold-sidebar current-path={pathname} />
       <div className="portal-main">
         <header className="portal-topbar">
-          <twofold-org-picker hide-single="true" />
+          <twofold-org-picker />
         </header>
         <main className="portal-content">
           <Outlet />

@@ -103,3 +103,40 @@ test("the super user's organization search works from the keyboard", async ({ pa
   await expect(page.getByText('Organization Selected')).toBeVisible();
   await expect(page.getByRole('navigation').getByText('Maple Street PTA', { exact: true })).toBeVisible();
 });
+
+test('on a phone the sidebar is a drawer: closed at first, opened by the menu button, closed by Escape or a link', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, 'admin@twofold.test');
+  const menuButton = page.getByRole('button', { name: 'Open menu' });
+  await expect(menuButton).toBeVisible();
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+  // Closed by default: the menu's links are not on the page.
+  await expect(page.getByRole('link', { name: 'Donations' })).toHaveCount(0);
+  await menuButton.click();
+  const drawer = page.getByRole('dialog', { name: 'Menu' });
+  await expect(drawer).toBeVisible();
+  await expect(drawer.getByRole('link', { name: 'Donations' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+  await expect(menuButton).toBeFocused();
+  await menuButton.click();
+  await drawer.getByRole('link', { name: 'Donations' }).click();
+  await expect(page).toHaveURL(/\/portal\/donations$/);
+  await expect(page.getByRole('heading', { name: 'Donations', level: 1 })).toBeVisible();
+  await expect(drawer).toBeHidden();
+});
+
+test('on a wide screen the sidebar remembers being collapsed', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, 'reader@twofold.test');
+  await page.getByRole('button', { name: 'Collapse sidebar' }).click();
+  await expect(page.getByRole('button', { name: 'Expand sidebar' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Expand sidebar' })).toBeVisible();
+  await page.getByRole('button', { name: 'Expand sidebar' }).click();
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Collapse sidebar' })).toBeVisible();
+});

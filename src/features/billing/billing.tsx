@@ -240,44 +240,47 @@ function Bills({ organization }: { organization: Organization }) {
       ) : bills.length === 0 ? (
         <p className="muted">{billingTexts.noBills}</p>
       ) : (
-        <table className="billing__bills-table">
-          <thead>
-            <tr>
-              <th scope="col">Month</th>
-              <th scope="col">Plan</th>
-              <th scope="col" className="billing__numeric">
-                Match requests
-              </th>
-              <th scope="col" className="billing__numeric">
-                Refunds
-              </th>
-              <th scope="col" className="billing__numeric">
-                Amount
-              </th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {bills.map((bill) => (
-              <tr key={bill.id}>
-                <td>{format(new Date(bill.period_start), 'MMMM yyyy')}</td>
-                <td>{planById(bill.plan)?.name ?? bill.plan}</td>
-                <td className="billing__numeric">
-                  {bill.requests} ({dollars.format(bill.matched)})
-                </td>
-                <td className="billing__numeric">
-                  {bill.refunds} ({dollars.format(bill.refunded)})
-                </td>
-                <td className="billing__numeric">{dollars.format(bill.amount)}</td>
-                <td>
-                  <Badge variant={bill.issued_at ? 'success' : 'info'}>
-                    {bill.issued_at ? 'Issued' : 'Open'}
-                  </Badge>
-                </td>
+        // Scrolls sideways on a phone; focusable so the keyboard can scroll it too.
+        <div className="table-scroll" role="region" aria-label="Bills by month" tabIndex={0}>
+          <table className="billing__bills-table">
+            <thead>
+              <tr>
+                <th scope="col">Month</th>
+                <th scope="col">Plan</th>
+                <th scope="col" className="billing__numeric">
+                  Match requests
+                </th>
+                <th scope="col" className="billing__numeric">
+                  Refunds
+                </th>
+                <th scope="col" className="billing__numeric">
+                  Amount
+                </th>
+                <th scope="col">State</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {bills.map((bill) => (
+                <tr key={bill.id}>
+                  <td>{format(new Date(bill.period_start), 'MMMM yyyy')}</td>
+                  <td>{planById(bill.plan)?.name ?? bill.plan}</td>
+                  <td className="billing__numeric">
+                    {bill.requests} ({dollars.format(bill.matched)})
+                  </td>
+                  <td className="billing__numeric">
+                    {bill.refunds} ({dollars.format(bill.refunded)})
+                  </td>
+                  <td className="billing__numeric">{dollars.format(bill.amount)}</td>
+                  <td>
+                    <Badge variant={bill.issued_at ? 'success' : 'info'}>
+                      {bill.issued_at ? 'Issued' : 'Open'}
+                    </Badge>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

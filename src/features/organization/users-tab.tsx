@@ -89,33 +89,36 @@ export function UsersTab({ organization, level }: { organization: Organization; 
             {problem}
           </p>
         ) : null}
-        <table className="details__table" ref={table} tabIndex={-1} aria-label="Users">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Level</th>
-              {manage ? (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              ) : null}
-            </tr>
-          </thead>
-          <tbody>
-            {organization.users.map((u) => (
-              <UserRow
-                key={u.id}
-                organizationId={organization.id}
-                user={u}
-                manage={manage}
-                onUsers={apply}
-                onProblem={setProblem}
-                onRemove={() => setRemoving(u)}
-              />
-            ))}
-          </tbody>
-        </table>
+        {/* On a phone the table scrolls inside its own box, never the page. */}
+        <div className="table-scroll">
+          <table className="details__table" ref={table} tabIndex={-1} aria-label="Users">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Level</th>
+                {manage ? (
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                ) : null}
+              </tr>
+            </thead>
+            <tbody>
+              {organization.users.map((u) => (
+                <UserRow
+                  key={u.id}
+                  organizationId={organization.id}
+                  user={u}
+                  manage={manage}
+                  onUsers={apply}
+                  onProblem={setProblem}
+                  onRemove={() => setRemoving(u)}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
         {organization.users.length === 0 ? <p className="muted">No users yet.</p> : null}
       </Section>
       {organization.shadowedPermissions.length ? (

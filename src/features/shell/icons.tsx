@@ -84,6 +84,11 @@ export const icons = {
       <path d="m9 18 6-6-6-6" />
     </Icon>
   ),
+  menu: (
+    <Icon>
+      <path d="M4 6h16M4 12h16M4 18h16" />
+    </Icon>
+  ),
   external: (
     <Icon>
       <path d="M15 3h6v6M10 14 21 3M18 13v6a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h6" />

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { type ReactNode, useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { currentOrganization, organizationLoading } from '../../state/organization.ts';
 import { logout } from '../../state/session.ts';
 import { Button } from '../../ui/button.tsx';
@@ -68,8 +68,35 @@ export interface SidebarProps {
   logoBase?: string;
   /** The public open-company page. */
   companiesUrl?: string;
-  /** Start collapsed to icons. */
+  /** Start collapsed to icons (otherwise the user's last choice on this browser). */
   collapsed?: boolean;
+}
+
+/** Below this width the sidebar is a drawer, closed until the menu button opens it. */
+export const drawerBreakpoint = 900;
+const narrowQuery = `(max-width: ${drawerBreakpoint - 1}px)`;
+/** Where the wide sidebar's collapsed state is remembered (this browser only). */
+export const collapsedStorageKey = 'twofold.sidebar.collapsed';
+
+function useNarrow(): boolean {
+  const [narrow, setNarrow] = useState(() => matchMedia(narrowQuery).matches);
+  useEffect(() => {
+    const query = matchMedia(narrowQuery);
+    const update = () => setNarrow(query.matches);
+    update();
+    query.addEventListener('change', update);
+    return () => query.removeEventListener('change', update);
+  }, []);
+  return narrow;
+}
+
+function storedCollapsed(): boolean | null {
+  try {
+    const value = localStorage.getItem(collapsedStorageKey);
+    return value === null ? null : value === 'true';
+  } catch {
+    return null; // storage refused (private mode, a sandboxed frame): nothing remembered
+  }
 }
 
 export function Sidebar({
@@ -81,18 +108,130 @@ export function Sidebar({
   useSignals();
   const { host } = useElement();
   const path = usePathname(currentPath);
-  const [collapsed, setCollapsed] = useState(startCollapsed);
+  const narrow = useNarrow();
+  const [collapsed, setCollapsed] = useState(() => storedCollapsed() ?? startCollapsed);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const drawerRef = useRef<HTMLDialogElement>(null);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const drawerId = useId();
+  const organization = currentOrganization.value;
+
+  const toggle = () => {
+    const next = !collapsed;
+    setCollapsed(next);
+    try {
+      localStorage.setItem(collapsedStorageKey, String(next));
+    } catch {
+      /* storage refused: the choice lasts for this page only */
+    }
+    emit(host, 'twofold-sidebar-toggle', { collapsed: next });
+  };
+
+  // The drawer is a native modal <dialog>: the page behind is inert, focus stays inside, Escape
+  // closes it. It closes on every navigation (a link chosen, or the path changed).
+  useEffect(() => {
+    const dialog = drawerRef.current;
+    if (!dialog) return;
+    if (drawerOpen && !dialog.open) dialog.showModal();
+    if (!drawerOpen && dialog.open) dialog.close();
+  }, [drawerOpen]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new path is the trigger
+  useEffect(() => setDrawerOpen(false), [path, narrow]);
+
+  const nav = (isCollapsed: boolean, onNavigate?: () => void) => (
+    <SidebarNav
+      path={path}
+      logoBase={logoBase}
+      companiesUrl={companiesUrl}
+      collapsed={isCollapsed}
+      onNavigate={onNavigate}
+      toggle={(listId) =>
+        narrow ? (
+          <Button
+            variant="ghost"
+            className="sidebar__toggle"
+            aria-label="Close menu"
+            title="Close menu"
+            onClick={() => setDrawerOpen(false)}
+          >
+            {icons.collapse}
+          </Button>
+        ) : (
+          <Button
+            variant="ghost"
+            className="sidebar__toggle"
+            aria-expanded={!collapsed}
+            aria-controls={listId}
+            aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+            title={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+            onClick={toggle}
+          >
+            {collapsed ? icons.expand : icons.collapse}
+          </Button>
+        )
+      }
+    />
+  );
+
+  if (!narrow) return nav(collapsed);
+  return (
+    <nav className="sidebar-bar" part="menu-bar" aria-label="Menu">
+      <button
+        ref={menuButtonRef}
+        type="button"
+        className="sidebar-bar__menu"
+        aria-haspopup="dialog"
+        aria-expanded={drawerOpen}
+        aria-controls={drawerId}
+        onClick={() => setDrawerOpen(true)}
+      >
+        {icons.menu}
+        <span className="visually-hidden">Open menu</span>
+      </button>
+      <p className="sidebar-bar__org">
+        {organization?.name ??
+          (organizationLoading.value ? 'Loading organization...' : 'No organization selected')}
+      </p>
+      <dialog
+        ref={drawerRef}
+        id={drawerId}
+        className="sidebar-drawer"
+        aria-label="Menu"
+        onClose={() => {
+          setDrawerOpen(false);
+          menuButtonRef.current?.focus();
+        }}
+        onClick={(event) => {
+          // A click on the backdrop (the dialog box itself, outside the panel) closes it.
+          if (event.target === event.currentTarget) setDrawerOpen(false);
+        }}
+      >
+        {drawerOpen ? nav(false, () => setDrawerOpen(false)) : null}
+      </dialog>
+    </nav>
+  );
+}
+
+interface SidebarNavProps {
+  path: string;
+  logoBase: string;
+  companiesUrl: string;
+  collapsed: boolean;
+  /** The button beside the organization (collapse, or close the drawer), given the menu's id. */
+  toggle: (listId: string) => ReactNode;
+  /** Called when a link is followed (the drawer closes). */
+  onNavigate?: (() => void) | undefined;
+}
+
+/** The organization, the menu and Logout: the wide sidebar and the phone drawer show the same. */
+function SidebarNav({ path, logoBase, companiesUrl, collapsed, toggle, onNavigate }: SidebarNavProps) {
+  useSignals();
+  const { host } = useElement();
   // The logo that failed to load, so the default shows instead (and a new logo gets its own try).
   const [failedLogo, setFailedLogo] = useState<string | null>(null);
   const organization = currentOrganization.value;
   const listId = useId();
   const fileLogo = organization?.file_logo;
-
-  const toggle = () => {
-    const next = !collapsed;
-    setCollapsed(next);
-    emit(host, 'twofold-sidebar-toggle', { collapsed: next });
-  };
 
   const signOut = () => {
     emit(host, 'twofold-signed-out', {});
@@ -128,17 +267,7 @@ export function Sidebar({
             </p>
           )}
         </div>
-        <Button
-          variant="ghost"
-          className="sidebar__toggle"
-          aria-expanded={!collapsed}
-          aria-controls={listId}
-          aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
-          title={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
-          onClick={toggle}
-        >
-          {collapsed ? icons.expand : icons.collapse}
-        </Button>
+        {toggle(listId)}
       </div>
       <ul className="sidebar__menu" id={listId}>
         {menuEntries(companiesUrl).map((entry) => {
@@ -150,6 +279,7 @@ export function Sidebar({
                 href={entry.href}
                 aria-current={active ? 'page' : undefined}
                 title={collapsed ? entry.label : undefined}
+                onClick={onNavigate}
                 {...(entry.external ? { target: '_blank', rel: 'noopener' } : {})}
               >
                 {entry.icon}

@@ -1,0 +1,47 @@
+/**
+ * Every page the portal serves, as the layout checks (390 px overflow, axe) and `npm run
+ * screenshots` visit them. A new screen adds one line here. `signedIn` pages are visited as the
+ * admin of Hope Harbor; `ready` is text that shows once the page has loaded what it shows first.
+ */
+export interface PortalRoute {
+  name: string;
+  path: string;
+  signedIn: boolean;
+  ready: string | RegExp;
+}
+
+export const portalRoutes: readonly PortalRoute[] = [
+  { name: 'login', path: '/portal/login', signedIn: false, ready: 'Sign in' },
+  { name: 'register', path: '/portal/register', signedIn: false, ready: 'Register Your Nonprofit' },
+  { name: 'contact', path: '/portal/contact', signedIn: false, ready: /Contact/ },
+  { name: 'faq', path: '/portal/faq?vr&esign&cn=Acme', signedIn: false, ready: /Acme/ },
+  {
+    name: 'match-page',
+    path: '/match/hope-harbor foundation',
+    signedIn: false,
+    ready: 'Hope Harbor Foundation',
+  },
+  { name: 'dashboard', path: '/portal', signedIn: true, ready: 'Dashboard' },
+  { name: 'donations', path: '/portal/donations', signedIn: true, ready: /\d+ Found/ },
+  { name: 'organization-basic', path: '/portal/organization-details', signedIn: true, ready: 'Basic' },
+  {
+    name: 'organization-users',
+    path: '/portal/organization-details?tab=users',
+    signedIn: true,
+    ready: 'Users',
+  },
+  {
+    name: 'organization-files',
+    path: '/portal/organization-details?tab=files',
+    signedIn: true,
+    ready: 'Files',
+  },
+  {
+    name: 'organization-settings',
+    path: '/portal/organization-details?tab=settings',
+    signedIn: true,
+    ready: 'Settings',
+  },
+  { name: 'billing', path: '/portal/billing', signedIn: true, ready: /Free/ },
+  { name: 'stripe-setup', path: '/portal/stripe-setup', signedIn: true, ready: /Step 1|1\./ },
+];
