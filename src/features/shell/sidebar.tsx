@@ -192,6 +192,7 @@ export function Sidebar({
         {organization?.name ??
           (organizationLoading.value ? 'Loading organization...' : 'No organization selected')}
       </p>
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the backdrop click is the pointer's Escape; the native dialog closes on Escape */}
       <dialog
         ref={drawerRef}
         id={drawerId}
