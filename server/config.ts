@@ -225,6 +225,32 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 }
 
 /**
+ * Only where the data lives (DATA_DIR, DATABASE_URL, S3_BUCKET), validated like `loadConfig` but
+ * creating nothing: for `npm run backup` and `npm run restore`, which must not generate a secret.
+ */
+export function loadDataLocation(env: Record<string, string | undefined>): {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  s3Bucket: string | undefined;
+  /** JWT_SECRET is set in the environment (then DATA_DIR holds no generated one). */
+  jwtSecretFromEnvironment: boolean;
+} {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = Env.pick({ DATA_DIR: true, DATABASE_URL: true, S3_BUCKET: true }).safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid environment variable ${name}: ${issue?.message ?? 'invalid value'}`);
+  }
+  return {
+    dataDir: path.resolve(parsed.data.DATA_DIR),
+    databaseUrl: parsed.data.DATABASE_URL,
+    s3Bucket: parsed.data.S3_BUCKET,
+    jwtSecretFromEnvironment: present.JWT_SECRET !== undefined,
+  };
+}
+
+/**
  * Without JWT_SECRET we generate one on first start and keep it (owner-only) in the data
  * directory, so sessions survive restarts and no secret ever lives in the repository.
  */

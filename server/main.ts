@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openConfiguredDatabase } from './db/client.ts';
+import { DataDirInUseError, lockDataDir } from './db/data-dir-lock.ts';
 import { demoPassword, demoUsers, seedDemo } from './db/seed.ts';
 import { seedDemoMatches } from './db/seed-matches.ts';
 import { consoleLogger as logger } from './http/logger.ts';
@@ -21,6 +22,19 @@ async function main() {
       process.exit(1);
     }
     throw error;
+  }
+
+  if (!config.databaseUrl) {
+    // The embedded database takes one process at a time (a second server, a backup, a restore).
+    try {
+      process.on('exit', lockDataDir(config.dataDir, 'the server'));
+    } catch (error) {
+      if (error instanceof DataDirInUseError) {
+        logger.error(error.message);
+        process.exit(1);
+      }
+      throw error;
+    }
   }
 
   const storage = configuredStorage(config);
