@@ -9,6 +9,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -280,14 +281,18 @@ describe.skipIf(testDb === 'postgres')('npm run backup / restore (commands, with
   it('refuses while the server runs, backs up once it stopped, and a server on the restored copy has it all', async () => {
     const source = path.join(root, 'live');
     const archive = path.join(root, 'live.tar.gz');
-    const port = 8950;
+    const port = await freePort();
     const server = await startServer(source, port);
     let token = '';
     let logo = '';
     let hopeHarbor = 0;
     try {
       // A second server on the same embedded database is refused too.
-      const twin = await npmRun(['server'], { DATA_DIR: source, PORT: '8951', HOST: '127.0.0.1' });
+      const twin = await npmRun(['server'], {
+        DATA_DIR: source,
+        PORT: String(await freePort()),
+        HOST: '127.0.0.1',
+      });
       expect(twin.code).toBe(1);
       expect(twin.output).toMatch(/is in use by the server \(process \d+/);
 
@@ -344,7 +349,7 @@ describe.skipIf(testDb === 'postgres')('npm run backup / restore (commands, with
     expect(postgres.code).toBe(1);
     expect(postgres.output).toMatch(/DATABASE_URL is set.*pg_dump/);
 
-    const copy = await startServer(target, port);
+    const copy = await startServer(target, await freePort());
     try {
       const served = await fetch(`${copy.url}${logo}`);
       expect(served.status).toBe(200);
@@ -359,3 +364,14 @@ describe.skipIf(testDb === 'postgres')('npm run backup / restore (commands, with
     }
   }, 180_000);
 });
+
+/** A loopback port nothing listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+    });
+  });
+}

@@ -30,8 +30,18 @@ export function s3Storage(config: S3Config): S3Storage {
   const client = new S3Client({
     region: config.region,
     forcePathStyle: config.forcePathStyle,
-    ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+    ...(config.endpoint
+      ? {
+          endpoint: config.endpoint,
+          // The SDK's default CRC checksums on every request are refused by several
+          // S3-compatible services; send them only where the API requires them.
+          requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+          responseChecksumValidation: 'WHEN_REQUIRED' as const,
+        }
+      : {}),
     ...(config.credentials ? { credentials: config.credentials } : {}),
+    // A bucket that stops answering fails the request instead of holding it open forever.
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
   });
   const key = (name: string) => `${config.prefix}${name}`;
   const where = `bucket ${config.bucket}${config.endpoint ? ` at ${config.endpoint}` : ''}`;
