@@ -72,6 +72,10 @@ describe('loadConfig', () => {
       [{ SUPPORT_EMAIL: 'nobody' }, /SUPPORT_EMAIL/],
       [{ S3_BUCKET: 'Not_A_Bucket' }, /S3_BUCKET: must be a bucket name/],
       [{ S3_BUCKET: 'uploads', S3_ENDPOINT: 'ftp://files' }, /S3_ENDPOINT: must be an http/],
+      [
+        { S3_BUCKET: 'uploads', S3_ENDPOINT: 'https://key:hush@s3.example.org' },
+        /S3_ENDPOINT: must not contain/,
+      ],
       [{ S3_BUCKET: 'uploads', S3_REGION: 'Mars 1' }, /S3_REGION/],
       [{ S3_BUCKET: 'uploads', S3_FORCE_PATH_STYLE: 'sure' }, /S3_FORCE_PATH_STYLE: must be true or false/],
       [{ S3_BUCKET: 'uploads', S3_PREFIX: 'no-slash' }, /S3_PREFIX: must end with/],

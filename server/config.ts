@@ -125,6 +125,8 @@ const Env = z.object({
     .default('us-east-1'),
   S3_ENDPOINT: z
     .url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL, e.g. https://s3.example.org' })
+    // The endpoint is shown at start-up; keys belong in their own variables, never in it.
+    .refine((url) => !/^https?:\/\/[^/]*@/.test(url), 'must not contain credentials (use S3_ACCESS_KEY_ID)')
     .optional(),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
