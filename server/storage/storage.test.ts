@@ -1,7 +1,9 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { demoOrganizationIds, signIn } from '../test-helpers.ts';
@@ -12,6 +14,7 @@ import { type S3Storage, StorageUnavailableError, s3Storage } from './s3-storage
 import { describeFileStorage } from './storage.suite.ts';
 import { folderStorage, memoryStorage } from './storage.ts';
 
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 let s3: Awaited<ReturnType<typeof startLocalS3>>;
 const folder = mkdtempSync(path.join(tmpdir(), 'twofold-files-'));
 const opened: S3Storage[] = [];
@@ -97,6 +100,46 @@ describe('S3 storage settings', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+});
+
+describe('the server with an unusable bucket', () => {
+  it('stops at start naming the settings to check, before touching the database, and never prints the secret', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'twofold-data-'));
+    const secret = 'a-secret-that-must-never-be-printed-42';
+    try {
+      const { DATABASE_URL: _postgres, ...env } = process.env;
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(repo, 'server', 'main.ts')], {
+        cwd: repo,
+        env: {
+          ...env,
+          DATA_DIR: dataDir,
+          PORT: String(await closedPort()),
+          HOST: '127.0.0.1',
+          S3_BUCKET: 'twofold-test',
+          S3_ENDPOINT: s3.endpoint,
+          S3_FORCE_PATH_STYLE: 'true',
+          S3_ACCESS_KEY_ID: 'NOT-S3RVER',
+          S3_SECRET_ACCESS_KEY: secret,
+        },
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => {
+        output += chunk;
+      });
+      child.stderr.on('data', (chunk) => {
+        output += chunk;
+      });
+      const code = await new Promise((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(output).toMatch(
+        /File storage: cannot use bucket twofold-test at http:\/\/127\.0\.0\.1:\d+: access denied \(check S3_ACCESS_KEY_ID/,
+      );
+      expect(output).not.toContain(secret);
+      expect(existsSync(path.join(dataDir, 'pglite'))).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('two server processes on one bucket', () => {
