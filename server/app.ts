@@ -12,7 +12,8 @@ import { mountRoutes } from './http/router.ts';
 import { mountStatic } from './http/static.ts';
 import { devMailbox } from './mail/dev-mailbox.ts';
 import { routes as apiRoutes } from './routes.ts';
-import { type FileStorage, folderStorage } from './storage/storage.ts';
+import { configuredStorage } from './storage/configured-storage.ts';
+import type { FileStorage } from './storage/storage.ts';
 
 export { routes } from './routes.ts';
 
@@ -26,7 +27,7 @@ export type AppOptions = {
   distDir?: string;
   /** The route table; defaults to the API's. Tests may mount extra routes. */
   routes?: readonly AnyRoute[];
-  /** Where uploads are kept; defaults to the folder DATA_DIR/files. */
+  /** Where uploads are kept; defaults to the config's (S3_BUCKET, else the folder DATA_DIR/files). */
   storage?: FileStorage;
 };
 
@@ -35,7 +36,7 @@ export function createApp(options: AppOptions) {
   const { config, db } = options;
   const logger = options.logger ?? consoleLogger;
   const routes = options.routes ?? apiRoutes;
-  const storage = options.storage ?? folderStorage(path.join(config.dataDir, 'files'));
+  const storage = options.storage ?? configuredStorage(config);
   const deps: Deps = { db, config, logger, storage };
   const app = new Hono<AppEnv>();
 

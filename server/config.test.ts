@@ -70,9 +70,76 @@ describe('loadConfig', () => {
       [{ SEED_DEMO: 'maybe' }, /SEED_DEMO: must be true or false/],
       [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL/],
       [{ SUPPORT_EMAIL: 'nobody' }, /SUPPORT_EMAIL/],
+      [{ S3_BUCKET: 'Not_A_Bucket' }, /S3_BUCKET: must be a bucket name/],
+      [{ S3_BUCKET: 'uploads', S3_ENDPOINT: 'ftp://files' }, /S3_ENDPOINT: must be an http/],
+      [
+        { S3_BUCKET: 'uploads', S3_ENDPOINT: 'https://key:hush@s3.example.org' },
+        /S3_ENDPOINT: must not contain/,
+      ],
+      [{ S3_BUCKET: 'uploads', S3_REGION: 'Mars 1' }, /S3_REGION/],
+      [{ S3_BUCKET: 'uploads', S3_FORCE_PATH_STYLE: 'sure' }, /S3_FORCE_PATH_STYLE: must be true or false/],
+      [{ S3_BUCKET: 'uploads', S3_PREFIX: 'no-slash' }, /S3_PREFIX: must end with/],
+      // Storage settings without a bucket would quietly keep files on one machine.
+      [{ S3_ENDPOINT: 'http://minio:9000' }, /S3_BUCKET: must be set when S3_ENDPOINT is/],
+      [
+        { S3_BUCKET: 'uploads', S3_ACCESS_KEY_ID: 'AKIA1' },
+        /S3_SECRET_ACCESS_KEY: must be set when S3_ACCESS_KEY_ID is/,
+      ],
+      [{ S3_BUCKET: 'uploads', S3_SECRET_ACCESS_KEY: 'hush' }, /S3_ACCESS_KEY_ID: must be set when/],
     ];
     for (const [env, message] of cases) {
       expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(message);
+    }
+  });
+
+  it('keeps uploads on disk without S3_BUCKET and reads every S3 setting with one', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).s3).toBeUndefined();
+    expect(
+      loadConfig({
+        DATA_DIR: dataDir(),
+        S3_BUCKET: 'twofold-files',
+        S3_REGION: 'eu-central-1',
+        S3_ENDPOINT: 'https://s3.example.org/',
+        S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+        S3_SECRET_ACCESS_KEY: 'secret/value+1',
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_PREFIX: 'twofold/uploads/',
+      }).s3,
+    ).toEqual({
+      bucket: 'twofold-files',
+      region: 'eu-central-1',
+      endpoint: 'https://s3.example.org',
+      credentials: { accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'secret/value+1' },
+      forcePathStyle: true,
+      prefix: 'twofold/uploads/',
+    });
+    // Without keys the AWS SDK's own chain (AWS_* variables, an instance role) applies.
+    expect(loadConfig({ DATA_DIR: dataDir(), S3_BUCKET: 'twofold-files' }).s3).toEqual({
+      bucket: 'twofold-files',
+      region: 'us-east-1',
+      endpoint: undefined,
+      credentials: undefined,
+      forcePathStyle: false,
+      prefix: '',
+    });
+  });
+
+  it('never puts a secret value in its error messages', () => {
+    const secret = 'very-secret-value-0123456789';
+    for (const env of [
+      { S3_BUCKET: 'uploads', S3_SECRET_ACCESS_KEY: secret },
+      { S3_SECRET_ACCESS_KEY: secret },
+      { JWT_SECRET: 'short-secret' },
+    ]) {
+      let message = '';
+      try {
+        loadConfig({ DATA_DIR: dataDir(), ...env });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/^Invalid environment variable /);
+      expect(message).not.toContain(secret);
+      expect(message).not.toContain('short-secret');
     }
   });
 });

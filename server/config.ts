@@ -33,6 +33,22 @@ export type Config = {
   };
   /** The card payment provider for paid plans (Stripe). Unset: only the free plan can be chosen. */
   stripe: StripeConfig | undefined;
+  /** Where uploaded files live: an S3-compatible bucket when S3_BUCKET is set, else DATA_DIR/files. */
+  s3: S3Config | undefined;
+};
+
+/** An S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, ...) shared by every server process. */
+export type S3Config = {
+  bucket: string;
+  region: string;
+  /** Unset: AWS S3 itself; set for other S3-compatible services. */
+  endpoint: string | undefined;
+  /** Unset: the AWS SDK's own credential chain (AWS_* variables, instance or task role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** Bucket in the path (`endpoint/bucket/key`) rather than the host name; most non-AWS services need it. */
+  forcePathStyle: boolean;
+  /** Prepended to every object key, to share a bucket ('' or ending in '/'). */
+  prefix: string;
 };
 
 /** Stripe, reached through its REST API with fetch. */
@@ -96,7 +112,65 @@ const Env = z.object({
         .optional(),
     ]),
   ),
+  S3_BUCKET: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'must be a bucket name (3 to 63 lowercase letters, digits, dots and hyphens)',
+    )
+    .optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1')
+    .default('us-east-1'),
+  S3_ENDPOINT: z
+    .url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL, e.g. https://s3.example.org' })
+    // The endpoint is shown at start-up; keys belong in their own variables, never in it.
+    .refine((url) => !/^https?:\/\/[^/]*@/.test(url), 'must not contain credentials (use S3_ACCESS_KEY_ID)')
+    .optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: boolean.default(false),
+  S3_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._/-]+\/$/, "must end with '/' and use only letters, digits and . _ - /")
+    .optional(),
 });
+
+const s3Variables = [
+  'S3_REGION',
+  'S3_ENDPOINT',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+  'S3_PREFIX',
+] as const;
+
+/** The S3 settings, or undefined for the local folder; never mentions a secret's value. */
+function s3Config(e: z.infer<typeof Env>, present: Record<string, string | undefined>): S3Config | undefined {
+  if (!e.S3_BUCKET) {
+    // Storage settings without a bucket would silently keep files on one machine's disk.
+    const stray = s3Variables.find((name) => present[name] !== undefined);
+    if (stray) throw new ConfigError(`Invalid environment variable S3_BUCKET: must be set when ${stray} is`);
+    return undefined;
+  }
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    const missing = e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID';
+    const other = e.S3_ACCESS_KEY_ID ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY';
+    throw new ConfigError(`Invalid environment variable ${missing}: must be set when ${other} is`);
+  }
+  return {
+    bucket: e.S3_BUCKET,
+    region: e.S3_REGION,
+    endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ''),
+    credentials:
+      e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+        : undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    prefix: e.S3_PREFIX ?? '',
+  };
+}
 
 /** A bad environment variable; the message names it. */
 export class ConfigError extends Error {
@@ -148,6 +222,33 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
           ),
         }
       : undefined,
+    s3: s3Config(e, present),
+  };
+}
+
+/**
+ * Only where the data lives (DATA_DIR, DATABASE_URL, S3_BUCKET), validated like `loadConfig` but
+ * creating nothing: for `npm run backup` and `npm run restore`, which must not generate a secret.
+ */
+export function loadDataLocation(env: Record<string, string | undefined>): {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  s3Bucket: string | undefined;
+  /** JWT_SECRET is set in the environment (then DATA_DIR holds no generated one). */
+  jwtSecretFromEnvironment: boolean;
+} {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = Env.pick({ DATA_DIR: true, DATABASE_URL: true, S3_BUCKET: true }).safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid environment variable ${name}: ${issue?.message ?? 'invalid value'}`);
+  }
+  return {
+    dataDir: path.resolve(parsed.data.DATA_DIR),
+    databaseUrl: parsed.data.DATABASE_URL,
+    s3Bucket: parsed.data.S3_BUCKET,
+    jwtSecretFromEnvironment: present.JWT_SECRET !== undefined,
   };
 }
 

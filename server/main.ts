@@ -2,12 +2,15 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openConfiguredDatabase } from './db/client.ts';
+import { DataDirInUseError, lockDataDir } from './db/data-dir-lock.ts';
 import { demoPassword, demoUsers, seedDemo } from './db/seed.ts';
 import { seedDemoMatches } from './db/seed-matches.ts';
 import { consoleLogger as logger } from './http/logger.ts';
 import { startBillIssuer } from './jobs/bill-issuer.ts';
 import { createMailWorker } from './jobs/mail-worker.ts';
 import { transportFor } from './mail/transport.ts';
+import { configuredStorage } from './storage/configured-storage.ts';
+import { StorageUnavailableError } from './storage/s3-storage.ts';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -15,6 +18,30 @@ async function main() {
     config = loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
+      logger.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  if (!config.databaseUrl) {
+    // The embedded database takes one process at a time (a second server, a backup, a restore).
+    try {
+      process.on('exit', lockDataDir(config.dataDir, 'the server'));
+    } catch (error) {
+      if (error instanceof DataDirInUseError) {
+        logger.error(error.message);
+        process.exit(1);
+      }
+      throw error;
+    }
+  }
+
+  const storage = configuredStorage(config);
+  try {
+    await storage.check();
+  } catch (error) {
+    if (error instanceof StorageUnavailableError) {
       logger.error(error.message);
       process.exit(1);
     }
@@ -33,12 +60,13 @@ async function main() {
   worker.start();
   const billIssuer = startBillIssuer({ db: database.db, logger });
 
-  const { app } = createApp({ config, db: database.db, logger });
+  const { app } = createApp({ config, db: database.db, logger, storage });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => {
     const lines = [
       '',
       `Twofold is running: ${config.publicUrl}/portal`,
       `Database: ${database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}/pglite`}`,
+      `Files: ${storage.description}`,
       config.smtpUrl ? 'Mail: SMTP' : `Mail: dev mailbox at ${config.publicUrl}/dev/mailbox`,
       `API description: ${config.publicUrl}/api/openapi.json`,
     ];

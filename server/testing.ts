@@ -80,7 +80,7 @@ let template: Promise<Blob> | undefined;
  * archive is cached in the temp directory under a hash of everything that shapes it (migrations,
  * seed, PGlite version), so a schema change makes a new one.
  */
-function pgliteTemplate(): Promise<Blob> {
+export function pgliteTemplate(): Promise<Blob> {
   template ??= (async () => {
     const hash = createHash('sha256');
     for (const file of readdirSync(migrationsFolder, { recursive: true }).map(String).sort()) {

@@ -14,8 +14,9 @@ export type StoredType = keyof typeof storedTypes;
 export const storedNamePattern = /^[A-Za-z0-9_-]{32}\.(png|jpg|pdf)$/;
 
 /**
- * Where uploaded files live. The local folder is the default; a production deployment can put an
- * object store behind the same three calls.
+ * Where uploaded files live. The local folder is the default; a deployment with several server
+ * processes puts an S3-compatible bucket behind the same three calls (s3-storage.ts). Every
+ * backend passes the one suite in storage.suite.ts.
  */
 export type FileStorage = {
   /** Stores the bytes under a new random name and returns the name. */
@@ -26,7 +27,8 @@ export type FileStorage = {
   remove: (name: string) => Promise<void>;
 };
 
-function newName(contentType: StoredType): string {
+/** A new random stored name with the extension of its type. */
+export function newStoredName(contentType: StoredType): string {
   return `${randomBytes(24).toString('base64url')}.${storedTypes[contentType]}`;
 }
 
@@ -40,14 +42,14 @@ export function typeOfName(name: string): StoredType | undefined {
 /** Files in a local folder (DATA_DIR/files by default). */
 export function folderStorage(folder: string): FileStorage {
   const full = (name: string) => {
-    // Names come from newName; anything else could walk out of the folder.
+    // Names come from newStoredName; anything else could walk out of the folder.
     if (!storedNamePattern.test(name)) throw new Error('invalid stored file name');
     return path.join(folder, name);
   };
   return {
     put: async (bytes, contentType) => {
       await mkdir(folder, { recursive: true });
-      const name = newName(contentType);
+      const name = newStoredName(contentType);
       await writeFile(full(name), bytes, { flag: 'wx', mode: 0o600 });
       return name;
     },
@@ -73,7 +75,7 @@ export function memoryStorage(): FileStorage & { names: () => string[] } {
   const files = new Map<string, Uint8Array<ArrayBuffer>>();
   return {
     put: async (bytes, contentType) => {
-      const name = newName(contentType);
+      const name = newStoredName(contentType);
       files.set(name, new Uint8Array(bytes));
       return name;
     },
