@@ -35,7 +35,7 @@ describe('the bill issuer', () => {
     const logger = memoryLogger();
     const issuer = startBillIssuer({ db: t.db, logger, intervalMs: 60_000 });
     await vi.waitFor(() => expect(logger.lines.join('\n')).toContain('bills issued: 1'));
-    issuer.stop();
+    await issuer.stop();
     const issuedAt = async (id: number | undefined) =>
       (
         await t.db
@@ -54,6 +54,6 @@ describe('the bill issuer', () => {
     await vi.waitFor(() =>
       expect(logger.lines.join('\n')).toContain('issuing bills failed: database unavailable'),
     );
-    issuer.stop();
+    await issuer.stop();
   });
 });
