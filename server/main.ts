@@ -18,11 +18,14 @@ async function main() {
   }
 
   const database = await openConfiguredDatabase(config);
-  await database.migrate();
-  if (config.seedDemo) {
-    await seedDemo(database.db);
-    await seedDemoMatches(database.db);
-  }
+  // Several processes may start together on one PostgreSQL: one migrates and seeds at a time.
+  await database.exclusive(async () => {
+    await database.migrate();
+    if (config.seedDemo) {
+      await seedDemo(database.db);
+      await seedDemoMatches(database.db);
+    }
+  });
 
   const running = await startServer({ config, database, logger, timeoutMs: config.shutdownTimeoutMs });
   const lines = [

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { type AppOptions, createApp } from './app.ts';
+import { type App, type AppOptions, createApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Logger } from './http/logger.ts';
@@ -15,6 +15,7 @@ export const defaultShutdownTimeoutMs = 20_000;
 
 export type RunningServer = {
   server: Server;
+  app: App;
   /** The port listened on (useful with port 0). */
   port: number;
   lifecycle: Lifecycle;
@@ -98,6 +99,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 
   return {
     server,
+    app,
     port: (server.address() as AddressInfo).port,
     lifecycle,
     worker,
