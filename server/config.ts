@@ -29,6 +29,15 @@ export type Config = {
   /** SEED_DEMO when set; otherwise only on loopback (published demo passwords stay local). */
   seedDemo: boolean;
   logRequests: boolean;
+  mail: {
+    /** How often each process's mail worker looks for due mail. */
+    pollMs: number;
+    /**
+     * How long a claimed message is reserved for the process sending it; a message whose
+     * process died mid-send is retried after it. Longer than any SMTP send takes.
+     */
+    leaseMs: number;
+  };
   /** SIGTERM: how long to wait for in-flight requests and jobs before closing what is left. */
   shutdownTimeoutMs: number;
   /** Honour `X-Forwarded-For` for the client address only behind a proxy we trust. */
@@ -88,6 +97,8 @@ const Env = z.object({
   LOG_REQUESTS: boolean.default(true),
   TRUST_PROXY: boolean.default(false),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(20_000),
+  MAIL_POLL_MS: positiveInt.default(1000),
+  MAIL_LEASE_MS: positiveInt.default(5 * 60_000),
   RATE_LIMIT_WINDOW_MS: positiveInt.default(15 * 60 * 1000),
   RATE_LIMIT_PER_IP: positiveInt.default(20),
   RATE_LIMIT_PER_EMAIL: positiveInt.default(5),
@@ -141,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     seedDemo: e.SEED_DEMO ?? isLoopbackHost(e.HOST),
     logRequests: e.LOG_REQUESTS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    mail: { pollMs: e.MAIL_POLL_MS, leaseMs: e.MAIL_LEASE_MS },
     trustProxy: e.TRUST_PROXY,
     rateLimit: {
       windowMs: e.RATE_LIMIT_WINDOW_MS,

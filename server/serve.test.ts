@@ -62,7 +62,12 @@ describe('graceful shutdown', () => {
     // The shutdown closes the database last; the test keeps it open to read what was recorded.
     let closed = false;
     const running = await startServer({
-      config: testConfig({ port: 0, host: '127.0.0.1', logRequests: false }),
+      config: testConfig({
+        port: 0,
+        host: '127.0.0.1',
+        logRequests: false,
+        mail: { pollMs: 20, leaseMs: 60_000 },
+      }),
       database: {
         ...database,
         close: async () => {
@@ -71,7 +76,6 @@ describe('graceful shutdown', () => {
       },
       logger: memoryLogger(),
       transport,
-      mailPollMs: 20,
       app: { routes: [...apiRoutes, slow] },
     });
     const base = `http://127.0.0.1:${running.port}`;

@@ -37,7 +37,6 @@ export type StartOptions = {
   timeoutMs?: number;
   /** Passed to createApp (tests mount extra routes). */
   app?: Omit<AppOptions, 'config' | 'db' | 'logger' | 'lifecycle'>;
-  mailPollMs?: number;
 };
 
 /** Starts the HTTP server and the background jobs of one process on an opened, migrated database. */
@@ -50,7 +49,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     db: database.db,
     transport,
     logger,
-    ...(options.mailPollMs ? { pollMs: options.mailPollMs } : {}),
+    pollMs: config.mail.pollMs,
+    leaseMs: config.mail.leaseMs,
   });
   worker.start();
   const billIssuer = startBillIssuer({ db: database.db, logger });
