@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { eq, lt, sql } from 'drizzle-orm';
 import type { ClientRateLimitInfo, Store } from 'hono-rate-limiter';
 import type { Db } from '../db/client.ts';
@@ -9,7 +10,9 @@ import type { AppEnv } from './route.ts';
  * holds across every server process on one PostgreSQL (and works the same on PGlite). A fixed
  * window per key: the first hit opens it, hits count until `reset_at`, the next hit after that
  * starts a new one. Each count is one atomic upsert on the database's clock, so concurrent hits
- * from several processes are all counted and no process's clock matters.
+ * from several processes are all counted and no process's clock matters. Keys are stored as
+ * their SHA-256: they hold emails and addresses (kept out of the table) of any length (an index
+ * entry has a size limit).
  */
 export class DatabaseStore implements Store<AppEnv> {
   readonly localKeys = false;
@@ -29,7 +32,7 @@ export class DatabaseStore implements Store<AppEnv> {
     const [row] = await this.db
       .select({ hits: rateLimitHits.hits, reset_at: rateLimitHits.reset_at })
       .from(rateLimitHits)
-      .where(sql`${rateLimitHits.key} = ${this.prefix + key} and ${rateLimitHits.reset_at} > now()`);
+      .where(sql`${rateLimitHits.key} = ${this.rowKey(key)} and ${rateLimitHits.reset_at} > now()`);
     return row ? { totalHits: row.hits, resetTime: row.reset_at } : undefined;
   }
 
@@ -39,7 +42,7 @@ export class DatabaseStore implements Store<AppEnv> {
     const expired = sql`${rateLimitHits.reset_at} <= now()`;
     const [row] = await this.db
       .insert(rateLimitHits)
-      .values({ key: this.prefix + key, hits: 1, reset_at: window })
+      .values({ key: this.rowKey(key), hits: 1, reset_at: window })
       .onConflictDoUpdate({
         target: rateLimitHits.key,
         set: {
@@ -56,11 +59,17 @@ export class DatabaseStore implements Store<AppEnv> {
     await this.db
       .update(rateLimitHits)
       .set({ hits: sql`greatest(${rateLimitHits.hits} - 1, 0)` })
-      .where(sql`${rateLimitHits.key} = ${this.prefix + key} and ${rateLimitHits.reset_at} > now()`);
+      .where(sql`${rateLimitHits.key} = ${this.rowKey(key)} and ${rateLimitHits.reset_at} > now()`);
   }
 
   async resetKey(key: string): Promise<void> {
-    await this.db.delete(rateLimitHits).where(eq(rateLimitHits.key, this.prefix + key));
+    await this.db.delete(rateLimitHits).where(eq(rateLimitHits.key, this.rowKey(key)));
+  }
+
+  private rowKey(key: string): string {
+    return createHash('sha256')
+      .update(this.prefix + key)
+      .digest('base64url');
   }
 
   /** Drops windows that are over, at most once per window length (per process). */

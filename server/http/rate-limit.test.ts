@@ -166,5 +166,11 @@ describe('limits shared by every server process on the database', () => {
     expect(fresh.resetTime?.getTime()).toBeGreaterThan(Date.now() + 50_000);
     await store.resetKey('concurrent');
     expect(await store.get('concurrent')).toBeUndefined();
+    // Keys of any length (a 100 kB email) are counted; the table holds neither them nor their text.
+    const huge = `${'a'.repeat(100_000)}@example.org`;
+    expect((await store.increment(huge)).totalHits).toBe(1);
+    expect((await store.increment(huge)).totalHits).toBe(2);
+    const keys = await t.db.select({ key: rateLimitHits.key }).from(rateLimitHits);
+    expect(keys.every((k) => k.key.length < 64 && !k.key.includes('example.org'))).toBe(true);
   });
 });
