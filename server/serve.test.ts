@@ -84,7 +84,7 @@ describe('graceful shutdown', () => {
     const [message] = await database.db.transaction(async (tx) => [
       await enqueueMail(tx, { to: 'donor@example.org', subject: 'Hello', html: '<p>Hi</p>', text: 'Hi' }),
     ]);
-    const inFlight = fetch(`${base}/api/test/slow`, { headers: { connection: 'close' } });
+    const inFlight = fetch(`${base}/api/test/slow`);
     await requestStarted.opened;
     await mailStarted.opened;
 
@@ -98,7 +98,7 @@ describe('graceful shutdown', () => {
     const ready = await running.app.request('/api/health/ready');
     expect(ready.status).toBe(503);
     expect((await running.app.request('/api/health/live')).status).toBe(200);
-    await expect(fetch(`${base}/api/health/live`, { headers: { connection: 'close' } })).rejects.toThrow();
+    await expect(fetch(`${base}/api/health/live`)).rejects.toThrow();
 
     // Still waiting for the request and the mail round.
     await new Promise((resolve) => setTimeout(resolve, 100));
