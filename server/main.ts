@@ -42,6 +42,10 @@ async function main() {
     for (const user of demoUsers) lines.push(`  ${user.email.padEnd(22)} ${user.role}`);
   }
   logger.info(lines.join('\n'));
+  if (config.exposed && config.seedDemo)
+    logger.warn(
+      `SEED_DEMO=true on ${config.host}: the demo users and their published password can sign in from other machines.`,
+    );
 
   const shutdown = (signal: string) => {
     logger.info(`${signal}: shutting down (finishing requests and jobs in progress)`);
