@@ -1,9 +1,12 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { desc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app.ts';
-import { call } from './test-helpers.ts';
+import { outbox } from './db/schema.ts';
+import { mailboxCookie } from './mail/dev-mailbox.ts';
+import { call, signIn } from './test-helpers.ts';
 import { createTestContext, type TestContext, testConfig } from './testing.ts';
 
 function fakeDist(): string {
@@ -107,6 +110,72 @@ describe('the dev mailbox', () => {
     const message = await t.app.request(`/dev/mailbox/${id}`);
     expect(await message.text()).toContain('http://portal.test/portal/login?magic=');
     expect((await t.app.request('/dev/mailbox/abc')).status).toBe(404);
+  });
+
+  it('answers only a signed-in super user when the server listens beyond loopback', async () => {
+    const { app } = createApp({
+      config: testConfig({ host: '0.0.0.0', exposed: true, logRequests: false }),
+      db: t.db,
+    });
+    await call(app, 'POST', '/api/auth/otp', { body: { email: 'super@twofold.test' } });
+    // Anonymous: no list, no message, only the page that asks for the portal's session.
+    const anonymous = await app.request('/dev/mailbox');
+    expect(anonymous.status).toBe(401);
+    const page = await anonymous.text();
+    expect(page).not.toContain('super@twofold.test');
+    expect(page).toContain('<script src="/dev/mailbox/sign-in.js"></script>');
+    const [newest] = await t.db.select({ id: outbox.id }).from(outbox).orderBy(desc(outbox.id)).limit(1);
+    expect(newest).toBeDefined();
+    const message = await app.request(`/dev/mailbox/${newest?.id}`);
+    expect(message.status).toBe(401);
+    expect(await message.text()).not.toContain('magic=');
+    expect((await app.request('/dev/mailbox/sign-in.js')).status).toBe(200);
+
+    // A staff member who is not a super user, a forged token, a cookie that is not a session: refused.
+    const admin = await signIn(app, 'admin@twofold.test');
+    expect(
+      (await app.request('/dev/mailbox', { headers: { authorization: `Bearer ${admin}` } })).status,
+    ).toBe(401);
+    const refused = await app.request('/dev/mailbox/session', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('set-cookie')).toBeNull();
+    expect(
+      (
+        await app.request('/dev/mailbox/session', {
+          method: 'POST',
+          headers: { authorization: 'Bearer x.y.z' },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (await app.request('/dev/mailbox', { headers: { cookie: `${mailboxCookie}=${admin}` } })).status,
+    ).toBe(401);
+
+    // The super user: by the portal token, or by the cookie the sign-in page obtains with it.
+    const superToken = await signIn(app, 'super@twofold.test');
+    const byHeader = await app.request('/dev/mailbox', {
+      headers: { authorization: `Bearer ${superToken}` },
+    });
+    expect(byHeader.status).toBe(200);
+    expect(await byHeader.text()).toContain('super@twofold.test');
+    const session = await app.request('/dev/mailbox/session', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${superToken}` },
+    });
+    expect(session.status).toBe(204);
+    const cookie = session.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Strict/i);
+    expect(cookie).toMatch(/Path=\/dev\/mailbox/);
+    const pair = cookie.split(';')[0] ?? '';
+    const list = await app.request('/dev/mailbox', { headers: { cookie: pair } });
+    expect(list.status).toBe(200);
+    expect(await list.text()).toContain('super@twofold.test');
+    const opened = await app.request(`/dev/mailbox/${newest?.id}`, { headers: { cookie: pair } });
+    expect(opened.status).toBe(200);
   });
 
   it('does not exist when mail goes out over SMTP', async () => {

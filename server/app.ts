@@ -7,7 +7,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { HttpError, httpMessages } from './http/errors.ts';
 import { consoleLogger, type Logger } from './http/logger.ts';
-import type { AnyRoute, AppEnv, Deps } from './http/route.ts';
+import type { AnyRoute, AppEnv, Deps, Lifecycle } from './http/route.ts';
 import { mountRoutes } from './http/router.ts';
 import { mountStatic } from './http/static.ts';
 import { devMailbox } from './mail/dev-mailbox.ts';
@@ -29,6 +29,8 @@ export type AppOptions = {
   routes?: readonly AnyRoute[];
   /** Where uploads are kept; defaults to the config's (S3_BUCKET, else the folder DATA_DIR/files). */
   storage?: FileStorage;
+  /** Shared with the server's shutdown, which marks it draining; a fresh one when omitted. */
+  lifecycle?: Lifecycle;
 };
 
 /** Composes the API, the dev mailbox and the static portal into one Hono app. */
@@ -37,7 +39,8 @@ export function createApp(options: AppOptions) {
   const logger = options.logger ?? consoleLogger;
   const routes = options.routes ?? apiRoutes;
   const storage = options.storage ?? configuredStorage(config);
-  const deps: Deps = { db, config, logger, storage };
+  const lifecycle = options.lifecycle ?? { draining: false };
+  const deps: Deps = { db, config, logger, storage, lifecycle };
   const app = new Hono<AppEnv>();
 
   if (config.logRequests) {
@@ -75,7 +78,11 @@ export function createApp(options: AppOptions) {
   // Body limits are per route (uploads allow more than JSON calls): see mountRoutes.
   mountRoutes(app, routes, deps);
 
-  if (!config.smtpUrl) app.route('/dev/mailbox', devMailbox(db));
+  if (!config.smtpUrl)
+    app.route(
+      '/dev/mailbox',
+      devMailbox(db, { exposed: config.exposed, jwtSecret: config.jwtSecret, publicUrl: config.publicUrl }),
+    );
 
   mountStatic(app, options.distDir ?? defaultDistDir);
 
@@ -93,7 +100,7 @@ export function createApp(options: AppOptions) {
     return c.json({ message: httpMessages.internal }, 500);
   });
 
-  return { app, routes, storage };
+  return { app, routes, storage, lifecycle };
 }
 
 export type App = ReturnType<typeof createApp>['app'];

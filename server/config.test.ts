@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.ts';
+import { isLoopbackHost, loadConfig } from './config.ts';
 
 const dataDir = () => mkdtempSync(path.join(tmpdir(), 'twofold-config-'));
 
@@ -12,7 +12,8 @@ describe('loadConfig', () => {
     const config = loadConfig({ DATA_DIR: dir });
     expect(config).toMatchObject({
       port: 8080,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
+      exposed: false,
       databaseUrl: undefined,
       dataDir: dir,
       publicUrl: 'http://localhost:8080',
@@ -46,7 +47,7 @@ describe('loadConfig', () => {
     });
     expect(config).toMatchObject({
       port: 3000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       publicUrl: 'http://localhost:3000',
       databaseUrl: 'postgres://u@db:5432/twofold',
       jwtSecret: 's'.repeat(40),
@@ -59,6 +60,53 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), PUBLIC_URL: 'https://give.example.org/' }).publicUrl).toBe(
       'https://give.example.org',
     );
+  });
+
+  it('listens on loopback by default and seeds the demo users only there unless SEED_DEMO asks', () => {
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({
+      host: '127.0.0.1',
+      exposed: false,
+      seedDemo: true,
+    });
+    // Reachable from other machines: no published demo passwords unless explicitly asked for.
+    expect(loadConfig({ DATA_DIR: dir, HOST: '0.0.0.0' })).toMatchObject({
+      host: '0.0.0.0',
+      exposed: true,
+      seedDemo: false,
+    });
+    expect(loadConfig({ DATA_DIR: dir, HOST: '::', SEED_DEMO: 'true' })).toMatchObject({
+      exposed: true,
+      seedDemo: true,
+    });
+    expect(loadConfig({ DATA_DIR: dir, HOST: 'localhost', SEED_DEMO: 'false' })).toMatchObject({
+      exposed: false,
+      seedDemo: false,
+    });
+  });
+
+  it('tells loopback addresses from the ones other machines reach', () => {
+    for (const host of [
+      '127.0.0.1',
+      '127.1.2.3',
+      'localhost',
+      '::1',
+      '[::1]',
+      '::ffff:127.0.0.1',
+      '0:0:0:0:0:0:0:1',
+    ])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of [
+      '0.0.0.0',
+      '::',
+      '192.168.1.10',
+      '10.0.0.1',
+      'example.org',
+      '128.0.0.1',
+      '127.0.0.256',
+      'fe80::1',
+    ])
+      expect(isLoopbackHost(host), host).toBe(false);
   });
 
   it('names the bad variable', () => {

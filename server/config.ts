@@ -11,7 +11,13 @@ import { type PlanId, paidPlanIds } from '../src/contract/billing.ts';
  */
 export type Config = {
   port: number;
+  /** The interface to listen on; loopback unless HOST says otherwise. */
   host: string;
+  /**
+   * True when `host` is not a loopback address, so other machines may reach the server: then the
+   * dev mailbox answers only a signed-in super user, and demo users are seeded only on request.
+   */
+  exposed: boolean;
   /** Unset: the embedded PGlite database under `dataDir/pglite`. */
   databaseUrl: string | undefined;
   dataDir: string;
@@ -20,8 +26,20 @@ export type Config = {
   smtpUrl: string | undefined;
   mailFrom: string;
   supportEmail: string;
+  /** SEED_DEMO when set; otherwise only on loopback (published demo passwords stay local). */
   seedDemo: boolean;
   logRequests: boolean;
+  mail: {
+    /** How often each process's mail worker looks for due mail. */
+    pollMs: number;
+    /**
+     * How long a claimed message is reserved for the process sending it; a message whose
+     * process died mid-send is retried after it. Longer than any SMTP send takes.
+     */
+    leaseMs: number;
+  };
+  /** SIGTERM: how long to wait for in-flight requests and jobs before closing what is left. */
+  shutdownTimeoutMs: number;
   /** Honour `X-Forwarded-For` for the client address only behind a proxy we trust. */
   trustProxy: boolean;
   rateLimit: {
@@ -77,7 +95,7 @@ const positiveInt = z.coerce
 
 const Env = z.object({
   PORT: z.coerce.number({ message: 'must be a number' }).int().min(1).max(65535).default(8080),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
@@ -91,9 +109,12 @@ const Env = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Twofold <no-reply@twofold.test>'),
   SUPPORT_EMAIL: z.email({ message: 'must be an email address' }).default('support@twofold.test'),
-  SEED_DEMO: boolean.default(true),
+  SEED_DEMO: boolean.optional(),
   LOG_REQUESTS: boolean.default(true),
   TRUST_PROXY: boolean.default(false),
+  SHUTDOWN_TIMEOUT_MS: positiveInt.default(20_000),
+  MAIL_POLL_MS: positiveInt.default(1000),
+  MAIL_LEASE_MS: positiveInt.default(5 * 60_000),
   RATE_LIMIT_WINDOW_MS: positiveInt.default(15 * 60 * 1000),
   RATE_LIMIT_PER_IP: positiveInt.default(20),
   RATE_LIMIT_PER_EMAIL: positiveInt.default(5),
@@ -194,6 +215,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     port: e.PORT,
     host: e.HOST,
+    exposed: !isLoopbackHost(e.HOST),
     databaseUrl: e.DATABASE_URL,
     dataDir,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
@@ -201,8 +223,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     supportEmail: e.SUPPORT_EMAIL,
-    seedDemo: e.SEED_DEMO,
+    seedDemo: e.SEED_DEMO ?? isLoopbackHost(e.HOST),
     logRequests: e.LOG_REQUESTS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    mail: { pollMs: e.MAIL_POLL_MS, leaseMs: e.MAIL_LEASE_MS },
     trustProxy: e.TRUST_PROXY,
     rateLimit: {
       windowMs: e.RATE_LIMIT_WINDOW_MS,
@@ -250,6 +274,21 @@ export function loadDataLocation(env: Record<string, string | undefined>): {
     s3Bucket: parsed.data.S3_BUCKET,
     jwtSecretFromEnvironment: present.JWT_SECRET !== undefined,
   };
+}
+
+/**
+ * Whether a listen address is reachable from this machine only: `localhost`, 127.0.0.0/8 and ::1
+ * (also IPv4-mapped). The wildcards 0.0.0.0 and :: listen on every interface, so they are not.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (h === '::1' || /^0{0,4}(:0{0,4}){6}:0{0,3}1$/.test(h)) return true;
+  const v4 = h.startsWith('::ffff:') ? h.slice(7) : h;
+  return /^127(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(v4);
 }
 
 /**

@@ -1,14 +1,10 @@
-import { serve } from '@hono/node-server';
-import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openConfiguredDatabase } from './db/client.ts';
 import { DataDirInUseError, lockDataDir } from './db/data-dir-lock.ts';
 import { demoPassword, demoUsers, seedDemo } from './db/seed.ts';
 import { seedDemoMatches } from './db/seed-matches.ts';
 import { consoleLogger as logger } from './http/logger.ts';
-import { startBillIssuer } from './jobs/bill-issuer.ts';
-import { createMailWorker } from './jobs/mail-worker.ts';
-import { transportFor } from './mail/transport.ts';
+import { startServer } from './serve.ts';
 import { configuredStorage } from './storage/configured-storage.ts';
 import { StorageUnavailableError } from './storage/s3-storage.ts';
 
@@ -49,50 +45,54 @@ async function main() {
   }
 
   const database = await openConfiguredDatabase(config);
-  await database.migrate();
-  if (config.seedDemo) {
-    await seedDemo(database.db);
-    await seedDemoMatches(database.db);
-  }
-
-  const transport = transportFor(config);
-  const worker = createMailWorker({ db: database.db, transport, logger });
-  worker.start();
-  const billIssuer = startBillIssuer({ db: database.db, logger });
-
-  const { app } = createApp({ config, db: database.db, logger, storage });
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => {
-    const lines = [
-      '',
-      `Twofold is running: ${config.publicUrl}/portal`,
-      `Database: ${database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}/pglite`}`,
-      `Files: ${storage.description}`,
-      config.smtpUrl ? 'Mail: SMTP' : `Mail: dev mailbox at ${config.publicUrl}/dev/mailbox`,
-      `API description: ${config.publicUrl}/api/openapi.json`,
-    ];
+  // Several processes may start together on one PostgreSQL: one migrates and seeds at a time.
+  await database.exclusive(async () => {
+    await database.migrate();
     if (config.seedDemo) {
-      lines.push(`Demo sign-ins (password ${demoPassword}):`);
-      for (const user of demoUsers) lines.push(`  ${user.email.padEnd(22)} ${user.role}`);
+      await seedDemo(database.db);
+      await seedDemoMatches(database.db);
     }
-    logger.info(lines.join('\n'));
   });
 
-  let closing = false;
+  const running = await startServer({
+    config,
+    database,
+    logger,
+    timeoutMs: config.shutdownTimeoutMs,
+    app: { storage },
+  });
+  const lines = [
+    '',
+    `Twofold is running: ${config.publicUrl}/portal (listening on ${config.host}:${running.port})`,
+    `Database: ${database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}/pglite`}`,
+    `Files: ${storage.description}`,
+    config.smtpUrl
+      ? 'Mail: SMTP'
+      : `Mail: dev mailbox at ${config.publicUrl}/dev/mailbox${config.exposed ? ' (super users signed in to the portal only)' : ''}`,
+    `API description: ${config.publicUrl}/api/openapi.json`,
+  ];
+  if (config.seedDemo) {
+    lines.push(`Demo sign-ins (password ${demoPassword}):`);
+    for (const user of demoUsers) lines.push(`  ${user.email.padEnd(22)} ${user.role}`);
+  }
+  logger.info(lines.join('\n'));
+  if (config.exposed && config.seedDemo)
+    logger.warn(
+      `SEED_DEMO=true on ${config.host}: the demo users and their published password can sign in from other machines.`,
+    );
+
   const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.info(`${signal}: shutting down`);
-    server.close();
-    billIssuer.stop();
-    void (async () => {
-      await worker.stop();
-      transport.close?.();
-      await database.close();
-      process.exit(0);
-    })();
+    logger.info(`${signal}: shutting down (finishing requests and jobs in progress)`);
+    void running.shutdown().then(
+      ({ forced }) => process.exit(forced ? 1 : 0),
+      (error: unknown) => {
+        logger.error('shutdown failed', error);
+        process.exit(1);
+      },
+    );
   };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 await main();

@@ -27,6 +27,8 @@ const postgresUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5
 /** A fresh, empty database for one test file, and a way to open it again (a "restart"). */
 export type TestDatabase = {
   kind: 'pglite' | 'postgres';
+  /** PostgreSQL only: the database's URL, for server processes a test starts. */
+  url?: string;
   open: () => Promise<Database>;
   drop: () => Promise<void>;
 };
@@ -49,6 +51,7 @@ export async function createTestDatabase(
     url.pathname = `/${name}`;
     return {
       kind: 'postgres',
+      url: url.toString(),
       open: () => openDatabase({ databaseUrl: url.toString() }),
       drop: async () => {
         const client = new pg.Client({ connectionString: postgresUrl });

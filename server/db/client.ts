@@ -27,12 +27,20 @@ export type Database = {
   kind: 'pglite' | 'postgres';
   /** Applies the generated migrations (idempotent). */
   migrate: () => Promise<void>;
+  /**
+   * Runs `fn` while holding a database-wide lock (a PostgreSQL session advisory lock), so
+   * processes starting together migrate and seed one after the other. PGlite has one process.
+   */
+  exclusive: <T>(fn: () => Promise<T>) => Promise<T>;
   /** PGlite only: an archive of the whole database, to start copies from (tests). */
   dumpDataDir?: () => Promise<Blob>;
   close: () => Promise<void>;
 };
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** The advisory lock key that serializes migrating and seeding across starting processes. */
+const startupLock = 7_305_126_000;
 
 export type DatabaseOptions = {
   /** A postgres:// URL; without one, PGlite is used. */
@@ -54,6 +62,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       db: db as unknown as Db,
       kind: 'postgres',
       migrate: () => migrateNodePg(db, { migrationsFolder }),
+      exclusive: async (fn) => {
+        const client = await pool.connect();
+        try {
+          await client.query('select pg_advisory_lock($1::bigint)', [startupLock]);
+          try {
+            return await fn();
+          } finally {
+            await client.query('select pg_advisory_unlock($1::bigint)', [startupLock]);
+          }
+        } finally {
+          client.release();
+        }
+      },
       close: () => pool.end(),
     };
   }
@@ -68,6 +89,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     db: db as unknown as Db,
     kind: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder }),
+    exclusive: (fn) => fn(),
     dumpDataDir: async () => (await client.dumpDataDir('none')) as Blob,
     close: () => client.close(),
   };

@@ -475,3 +475,18 @@ export const bills = pgTable(
     index('bills_unissued_idx').on(t.period_end).where(sql`${t.issued_at} is null`),
   ],
 );
+
+/**
+ * Rate-limit counters (server/http/rate-limit-store.ts): one row per limited key and window, shared
+ * by every server process on the database. UNLOGGED (see its migration): counters are cheap to
+ * lose in a crash and written on every limited request.
+ */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    reset_at: timestamp('reset_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limit_hits_reset_idx').on(t.reset_at)],
+);

@@ -22,7 +22,12 @@ export type Deps = {
   logger: Logger;
   /** Uploaded files (logos, documents). */
   storage: FileStorage;
+  /** Whether the process is shutting down (readiness answers 503 from that moment). */
+  lifecycle: Lifecycle;
 };
+
+/** Set by the server's graceful shutdown (server/serve.ts); read by the readiness check. */
+export type Lifecycle = { draining: boolean };
 
 /** The donor a donor-session request acts for: the email their link was sent to (lowercased). */
 export type DonorSession = { email: string };

@@ -2,20 +2,21 @@ import { eq } from 'drizzle-orm';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { MemoryStore, rateLimiter } from 'hono-rate-limiter';
+import { rateLimiter } from 'hono-rate-limiter';
 import { atLeast, type PermissionLevel } from '../../src/contract/access.ts';
 import { organizationNotFound } from '../../src/contract/organization.ts';
 import { users } from '../db/schema.ts';
 import { effectiveLevel } from '../modules/permissions/permissions.service.ts';
 import { clientIp } from './client-ip.ts';
 import { HttpError, httpMessages } from './errors.ts';
+import { DatabaseStore } from './rate-limit-store.ts';
 import type { AnyRoute, AppEnv, AuthUser, Deps, OrgRef, RouteInput } from './route.ts';
 import { verifyAccessToken } from './session.ts';
 import { parseInput } from './validate.ts';
 
 /** Registers every route of the table on the app, each behind its rate limits, guard and validation. */
 export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRoute[], deps: Deps): void {
-  const stores = new Map<string, MemoryStore<AppEnv>>();
+  const stores = new Map<string, DatabaseStore>();
   for (const route of routes) {
     // Registered for every method of the path, so the browser's preflight (OPTIONS) is answered.
     if (route.cors) app.use(route.path, publicCors);
@@ -166,11 +167,11 @@ async function guard(c: Context<AppEnv>, route: AnyRoute, deps: Deps): Promise<v
 }
 
 /**
- * Per-address and per-email limits for one route, counted in in-memory stores shared by the
- * routes of one bucket (the GET and POST forms of a call share theirs). Several server processes
- * would share hono-rate-limiter's Redis store instead.
+ * Per-address and per-email limits for one route, counted in the database (DatabaseStore), so
+ * every server process on it counts together; the routes of one bucket (the GET and POST forms of
+ * a call) share their keys.
  */
-function rateLimits(route: AnyRoute, deps: Deps, stores: Map<string, MemoryStore<AppEnv>>) {
+function rateLimits(route: AnyRoute, deps: Deps, stores: Map<string, DatabaseStore>) {
   const { windowMs, perIp, perEmail } = deps.config.rateLimit;
   const rule = route.rateLimit ?? {};
   const name = rule.bucket ?? `${route.method} ${route.path}`;
@@ -178,7 +179,7 @@ function rateLimits(route: AnyRoute, deps: Deps, stores: Map<string, MemoryStore
     const key = `${name} ${kind}`;
     let found = stores.get(key);
     if (!found) {
-      found = new MemoryStore<AppEnv>();
+      found = new DatabaseStore(deps.db);
       stores.set(key, found);
     }
     return found;

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { permissionLevels } from '../../src/contract/access.ts';
-import { routes } from '../app.ts';
+import { createApp, routes } from '../app.ts';
+import type { Db } from '../db/client.ts';
 import { call } from '../test-helpers.ts';
 import { createTestContext, type TestContext } from '../testing.ts';
+import { memoryLogger } from './logger.ts';
 
 describe('the route table', () => {
   it('declares who may call every route (guards against `as any`)', () => {
@@ -37,6 +39,8 @@ describe('the route table', () => {
       [
         'get /api/auth/otp',
         'get /api/health',
+        'get /api/health/live',
+        'get /api/health/ready',
         'get /api/openapi.json',
         'post /api/auth/forgot',
         'post /api/auth/login',
@@ -97,5 +101,31 @@ describe('GET /api/openapi.json', () => {
 
   it('answers health checks', async () => {
     expect((await call(t.app, 'GET', '/api/health')).json).toEqual({ status: 'ok' });
+  });
+
+  it('answers liveness always, and readiness only while the database answers and the process is not shutting down', async () => {
+    const live = await call(t.app, 'GET', '/api/health/live');
+    expect([live.status, live.json]).toEqual([200, { status: 'live' }]);
+    const ready = await call(t.app, 'GET', '/api/health/ready');
+    expect([ready.status, ready.json]).toEqual([200, { status: 'ready' }]);
+    expect(ready.headers.get('cache-control')).toBe('no-store');
+
+    const lifecycle = { draining: false };
+    const { app } = createApp({ config: t.config, db: t.db, logger: memoryLogger(), lifecycle });
+    expect((await call(app, 'GET', '/api/health/ready')).status).toBe(200);
+    lifecycle.draining = true;
+    const draining = await call(app, 'GET', '/api/health/ready');
+    expect([draining.status, draining.json]).toEqual([503, { status: 'shutting down' }]);
+    expect((await call(app, 'GET', '/api/health/live')).status).toBe(200);
+
+    // A database that fails: unready, 503, never a 500.
+    const broken = {
+      ...t.db,
+      execute: () => Promise.reject(new Error('connection refused')),
+    } as unknown as Db;
+    const { app: cut } = createApp({ config: t.config, db: broken, logger: memoryLogger() });
+    const down = await call(cut, 'GET', '/api/health/ready');
+    expect([down.status, down.json]).toEqual([503, { status: 'database unavailable' }]);
+    expect((await call(cut, 'GET', '/api/health/live')).status).toBe(200);
   });
 });

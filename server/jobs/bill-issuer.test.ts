@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bills } from '../db/schema.ts';
 import { memoryLogger } from '../http/logger.ts';
+import { issueBills } from '../modules/billing/bills.ts';
 import { demoOrganizationIds } from '../test-helpers.ts';
 import { createTestContext, type TestContext } from '../testing.ts';
 import { startBillIssuer } from './bill-issuer.ts';
@@ -35,7 +36,7 @@ describe('the bill issuer', () => {
     const logger = memoryLogger();
     const issuer = startBillIssuer({ db: t.db, logger, intervalMs: 60_000 });
     await vi.waitFor(() => expect(logger.lines.join('\n')).toContain('bills issued: 1'));
-    issuer.stop();
+    await issuer.stop();
     const issuedAt = async (id: number | undefined) =>
       (
         await t.db
@@ -54,6 +55,54 @@ describe('the bill issuer', () => {
     await vi.waitFor(() =>
       expect(logger.lines.join('\n')).toContain('issuing bills failed: database unavailable'),
     );
-    issuer.stop();
+    await issuer.stop();
+  });
+
+  it('stopping waits for the round in progress (graceful shutdown), and no round starts after it', async () => {
+    let release = () => {};
+    let calls = 0;
+    let finished = false;
+    const slow = {
+      transaction: () => {
+        calls++;
+        return new Promise<number[]>((resolve) => {
+          release = () => {
+            finished = true;
+            resolve([]);
+          };
+        });
+      },
+    };
+    const issuer = startBillIssuer({ db: slow as never, logger: memoryLogger(), intervalMs: 10 });
+    let stopped = false;
+    const stopping = issuer.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    expect(finished).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls).toBe(1);
+  });
+
+  it('two processes issuing at once issue each finished bill exactly once', async () => {
+    const { hopeHarbor } = await demoOrganizationIds(t.db);
+    const inserted = await t.db
+      .insert(bills)
+      .values(
+        [3, 4, 5].map((m) => ({
+          organization_id: hopeHarbor,
+          plan: 'elig_5',
+          period_start: new Date(Date.UTC(2019, m, 1)),
+          period_end: new Date(Date.UTC(2019, m + 1, 1)),
+        })),
+      )
+      .returning({ id: bills.id });
+    const now = new Date();
+    const [a, b] = await Promise.all([issueBills(t.db, now), issueBills(t.db, now)]);
+    const all = [...(a ?? []), ...(b ?? [])].sort((x, y) => x - y);
+    expect(all).toEqual(inserted.map((r) => r.id).sort((x, y) => x - y));
   });
 });

@@ -74,13 +74,16 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     const claimed = await claim();
     for (const message of claimed) {
       try {
-        await transport.send({
-          to: message.to,
-          subject: message.subject,
-          html: message.html,
-          ...(message.reply_to ? { replyTo: message.reply_to } : {}),
-          text: message.text,
-        });
+        await transport.send(
+          {
+            to: message.to,
+            subject: message.subject,
+            html: message.html,
+            ...(message.reply_to ? { replyTo: message.reply_to } : {}),
+            text: message.text,
+          },
+          { id: message.id, createdAt: message.created_at },
+        );
         await db
           .update(outbox)
           .set({ status: 'sent', sent_at: new Date(), last_error: null })

@@ -1,9 +1,68 @@
 import { desc, eq } from 'drizzle-orm';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
 import type { Db } from '../db/client.ts';
-import { outbox } from '../db/schema.ts';
+import { outbox, users } from '../db/schema.ts';
 import { idSegment } from '../http/params.ts';
+import { verifyAccessToken } from '../http/session.ts';
 import { escapeHtml } from './templates.ts';
+
+export type DevMailboxOptions = {
+  /** The server is reachable beyond loopback: only a signed-in super user may read the mail. */
+  exposed: boolean;
+  jwtSecret: string;
+  /** Marks the cookie Secure when the portal is served over HTTPS. */
+  publicUrl: string;
+};
+
+/** The cookie carrying the super user's portal session to the mailbox pages (and nowhere else). */
+export const mailboxCookie = 'twofold_dev_mailbox';
+
+/**
+ * The mailbox reads the portal's own session: the page's script (same origin) posts the portal's
+ * stored `auth_token` to `/dev/mailbox/session`, which keeps it in an HttpOnly, SameSite=Strict
+ * cookie scoped to /dev/mailbox, so the pages and their links work as ordinary browser pages.
+ */
+const signInScript = `(async () => {
+  const status = document.getElementById('status');
+  let token = null;
+  try { token = localStorage.getItem('auth_token'); } catch {}
+  if (!token) { status.textContent = 'Sign in to the portal as a super user, then open this page again.'; return; }
+  const res = await fetch('/dev/mailbox/session', { method: 'POST', headers: { Authorization: 'Bearer ' + token }, credentials: 'same-origin' });
+  if (res.ok) { location.reload(); return; }
+  status.textContent = res.status === 403
+    ? 'The dev mailbox is open to super users only.'
+    : 'Your portal session has ended. Sign in to the portal again, then open this page again.';
+})();
+`;
+
+const signInPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Twofold dev mailbox</title>
+<style>body{font-family:system-ui,sans-serif;margin:2rem;color:#1f2937}a{color:#0f766e}</style></head>
+<body><h1>Dev mailbox</h1>
+<p>This server can be reached from other machines, so its mailbox is open to a signed-in super user only.</p>
+<p id="status" role="status">Checking your portal session…</p>
+<p><a href="/portal/login">Sign in to the portal</a></p>
+<script src="/dev/mailbox/sign-in.js"></script>
+</body></html>`;
+
+/** The signed-in super user behind a staff token, or undefined. */
+async function superUserOf(db: Db, secret: string, token: string | undefined): Promise<number | undefined> {
+  if (!token) return undefined;
+  const claims = await verifyAccessToken(secret, token);
+  if (!claims || (claims.kind ?? 'staff') !== 'staff') return undefined;
+  const id = Number(claims.sub);
+  if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return undefined;
+  const [user] = await db
+    .select({ id: users.id, global: users.global_permission })
+    .from(users)
+    .where(eq(users.id, id));
+  return user?.global ? user.id : undefined;
+}
+
+function bearer(c: Context): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
+}
 
 /** How many messages the mailbox lists; it is a development aid, not an archive. */
 const pageSize = 100;
@@ -12,8 +71,39 @@ const pageSize = 100;
  * The development mailbox (only without SMTP): every message the server "sent", newest first, so
  * magic links and reset links can be followed on a fresh machine.
  */
-export function devMailbox(db: Db): Hono {
+export function devMailbox(db: Db, options: DevMailboxOptions): Hono {
   const mailbox = new Hono();
+  if (options.exposed) {
+    const { jwtSecret } = options;
+    mailbox.get('/sign-in.js', (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.body(signInScript, 200, { 'Content-Type': 'text/javascript; charset=utf-8' });
+    });
+    mailbox.post('/session', async (c) => {
+      const token = bearer(c);
+      const claims = token ? await verifyAccessToken(jwtSecret, token) : null;
+      if (!token || !claims) return c.json({ message: 'Sign in to the portal as a super user.' }, 401);
+      if (!(await superUserOf(db, jwtSecret, token)))
+        return c.json({ message: 'The dev mailbox is open to super users only.' }, 403);
+      setCookie(c, mailboxCookie, token, {
+        path: '/dev/mailbox',
+        httpOnly: true,
+        sameSite: 'Strict',
+        secure: options.publicUrl.startsWith('https:'),
+        maxAge: Math.max(1, claims.exp - Math.floor(Date.now() / 1000)),
+      });
+      return c.body(null, 204);
+    });
+    // Every page: the portal token as a header (scripts) or the cookie above (a browser).
+    mailbox.use(async (c, next) => {
+      const allowed =
+        (await superUserOf(db, jwtSecret, bearer(c))) ??
+        (await superUserOf(db, jwtSecret, getCookie(c, mailboxCookie)));
+      if (allowed) return next();
+      c.header('Cache-Control', 'no-store');
+      return c.html(signInPage, 401);
+    });
+  }
   mailbox.get('/', async (c) => {
     const messages = await db
       .select({

@@ -126,19 +126,6 @@ describe('per-match bills', () => {
     expect([(await read(billed)).status_id, (await read(unbilled)).status_id]).toEqual([4, 3]);
   });
 
-  it('once the month is over its bill is issued and its matches are processed, once', async () => {
-    const id = await newMatch(org.hope);
-    await confirm([id], 'submitted');
-    const { eligible_bill_id: billId } = await read(id);
-    expect(await issueBills(t.db, new Date())).toEqual([]);
-    const nextMonth = monthOf(new Date()).end;
-    expect(await issueBills(t.db, nextMonth)).toContain(billId);
-    expect(await issueBills(t.db, nextMonth)).toEqual([]);
-    const after = await read(id);
-    expect(after.status.billing_status).toBe('processed');
-    expect(after.processed_bill_id).toBe(billId);
-  });
-
   it('a refund of a billed match sets Refunded and credits this month’s bill; it cannot be refunded twice', async () => {
     const id = await newMatch(org.hope);
     await confirm([id], 'submitted');
@@ -199,5 +186,47 @@ describe('per-match bills', () => {
     expect((await call(t.app, 'GET', `/api/organization/${org.maple}/bills`, { token })).json.bills).toEqual(
       [],
     );
+  });
+
+  it('once the month is over its bill is issued and its matches are processed, once', async () => {
+    const id = await newMatch(org.hope);
+    await confirm([id], 'submitted');
+    const { eligible_bill_id: billId } = await read(id);
+    expect(await issueBills(t.db, new Date())).toEqual([]);
+    const nextMonth = monthOf(new Date()).end;
+    expect(await issueBills(t.db, nextMonth)).toContain(billId);
+    expect(await issueBills(t.db, nextMonth)).toEqual([]);
+    const after = await read(id);
+    expect(after.status.billing_status).toBe('processed');
+    expect(after.processed_bill_id).toBe(billId);
+  });
+
+  // Runs after the one above, which issued this month's bill early (as if the month were over).
+  it('a match confirmed after its month’s bill was issued goes on the next month’s bill, not the issued one', async () => {
+    const { start, end } = monthOf(new Date());
+    const [issued] = await t.db
+      .select({ id: bills.id, issued_at: bills.issued_at })
+      .from(bills)
+      .where(eq(bills.organization_id, org.hope))
+      .orderBy(bills.period_start)
+      .then((rows) => rows.filter((b) => b.issued_at !== null));
+    expect(issued).toBeDefined();
+    const requestsOn = async (billId: number) =>
+      (await t.db.select().from(donations).where(eq(donations.eligible_bill_id, billId))).length;
+    const before = await requestsOn(issued?.id ?? 0);
+    const id = await newMatch(org.hope);
+    expect((await confirm([id], 'submitted')).status).toBe(200);
+    const after = await read(id);
+    // An issued bill takes nothing more: the match would never become processed there.
+    expect(after.eligible_bill_id).not.toBe(issued?.id);
+    expect(await requestsOn(issued?.id ?? 0)).toBe(before);
+    const [next] = await t.db.select().from(bills).where(eq(bills.id, after.eligible_bill_id));
+    expect(next).toMatchObject({ organization_id: org.hope, issued_at: null });
+    expect(next?.period_start.toISOString()).toBe(end.toISOString());
+    expect(start.getTime()).toBeLessThan(end.getTime());
+    // When that month is over, the match is issued with its bill and becomes processed.
+    const issuedLater = await issueBills(t.db, monthOf(end).end);
+    expect(issuedLater).toContain(after.eligible_bill_id);
+    expect((await read(id)).status.billing_status).toBe('processed');
   });
 });

@@ -60,7 +60,12 @@ async function payerOf(tx: Queryable, organizationId: number): Promise<{ id: num
   return { id: org.id, plan: org.plan ?? '' };
 }
 
-/** The payer's bill for the month of `now` on `plan`, opened when it has none yet. */
+/**
+ * The payer's bill for the month of `now` on `plan`, opened when it has none yet. The bill row is
+ * locked (FOR SHARE) until the caller commits, so the issuer cannot issue it between our read and
+ * the matches we put on it; a bill the issuer has already issued takes nothing more, and the
+ * matches go on the following month's bill instead.
+ */
 async function openBill(tx: Tx, payerId: number, plan: string, now: Date): Promise<number> {
   const { start, end } = monthOf(now);
   // Concurrent first matches of a month meet on the unique (organization, period) index.
@@ -69,10 +74,12 @@ async function openBill(tx: Tx, payerId: number, plan: string, now: Date): Promi
     .values({ organization_id: payerId, plan, period_start: start, period_end: end })
     .onConflictDoNothing();
   const [bill] = await tx
-    .select({ id: bills.id })
+    .select({ id: bills.id, issued_at: bills.issued_at })
     .from(bills)
-    .where(and(eq(bills.organization_id, payerId), eq(bills.period_start, start)));
+    .where(and(eq(bills.organization_id, payerId), eq(bills.period_start, start)))
+    .for('share');
   if (!bill) throw new Error('the month’s bill was neither inserted nor found');
+  if (bill.issued_at !== null) return openBill(tx, payerId, plan, end);
   return bill.id;
 }
 
@@ -164,12 +171,23 @@ export async function creditRefunds(tx: Tx, rows: BilledRow[], now: Date): Promi
   }
 }
 
+/** The advisory lock key of bill issuing: one issuer at a time across every server process. */
+export const issueBillsLock = 7_305_126_001;
+
 /**
  * Issues every bill whose month is over: it is closed, and its matches become processed. Safe to
- * run at any time, from several processes: each bill is issued once.
+ * run at any time, from several processes: a transaction-scoped advisory lock lets one process
+ * issue while the others skip the round (they find nothing left next time), and the
+ * `issued_at IS NULL` condition issues each bill once even without it.
  */
 export async function issueBills(db: Db, now: Date): Promise<number[]> {
   return db.transaction(async (tx) => {
+    // Both drivers (node-postgres, PGlite) answer with { rows }.
+    const result = (await tx.execute(
+      sql`select pg_try_advisory_xact_lock(${issueBillsLock}::bigint) as locked`,
+    )) as unknown as { rows: { locked: boolean }[] };
+    const [lock] = result.rows;
+    if (!lock?.locked) return [];
     const issued = await tx
       .update(bills)
       .set({ issued_at: now })

@@ -1,0 +1,8 @@
+-- UNLOGGED: counters need no crash safety or replication, and are written on every limited request.
+CREATE UNLOGGED TABLE "rate_limit_hits" (
+	"key" text PRIMARY KEY NOT NULL,
+	"hits" integer NOT NULL,
+	"reset_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX "rate_limit_hits_reset_idx" ON "rate_limit_hits" USING btree ("reset_at");

@@ -1,0 +1,109 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { type App, type AppOptions, createApp } from './app.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import type { Logger } from './http/logger.ts';
+import type { Lifecycle } from './http/route.ts';
+import { type BillIssuer, startBillIssuer } from './jobs/bill-issuer.ts';
+import { createMailWorker, type MailWorker } from './jobs/mail-worker.ts';
+import { type MailTransport, transportFor } from './mail/transport.ts';
+
+/** How long a shutdown waits for in-flight requests and jobs before it closes what is left. */
+export const defaultShutdownTimeoutMs = 20_000;
+
+export type RunningServer = {
+  server: Server;
+  app: App;
+  /** The port listened on (useful with port 0). */
+  port: number;
+  lifecycle: Lifecycle;
+  worker: MailWorker;
+  billIssuer: BillIssuer;
+  /**
+   * Graceful shutdown: readiness turns 503 at once, no new connection or job is taken, in-flight
+   * requests, the mail round and the bill issuer finish, then the database closes. Past
+   * `timeoutMs` the connections still open are cut. Resolves `forced` when that happened.
+   */
+  shutdown: () => Promise<{ forced: boolean }>;
+};
+
+export type StartOptions = {
+  config: Config;
+  database: Database;
+  logger: Logger;
+  transport?: MailTransport;
+  timeoutMs?: number;
+  /** Passed to createApp (tests mount extra routes). */
+  app?: Omit<AppOptions, 'config' | 'db' | 'logger' | 'lifecycle'>;
+};
+
+/** Starts the HTTP server and the background jobs of one process on an opened, migrated database. */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const { config, database, logger } = options;
+  const timeoutMs = options.timeoutMs ?? defaultShutdownTimeoutMs;
+  const transport = options.transport ?? transportFor(config);
+  const lifecycle: Lifecycle = { draining: false };
+  const worker = createMailWorker({
+    db: database.db,
+    transport,
+    logger,
+    pollMs: config.mail.pollMs,
+    leaseMs: config.mail.leaseMs,
+  });
+  worker.start();
+  const billIssuer = startBillIssuer({ db: database.db, logger });
+  const { app } = createApp({ ...options.app, config, db: database.db, logger, lifecycle });
+  // While draining, responses ask keep-alive clients to reconnect (to another process).
+  const fetch: typeof app.fetch = async (request, ...rest) => {
+    const response = await app.fetch(request, ...rest);
+    if (lifecycle.draining) {
+      try {
+        response.headers.set('Connection', 'close');
+      } catch {
+        // Immutable headers (a fetched response): the server closes idle connections anyway.
+      }
+    }
+    return response;
+  };
+  const server = await new Promise<Server>((resolve) => {
+    const s = serve({ fetch, port: config.port, hostname: config.host }, () =>
+      resolve(s as Server),
+    ) as Server;
+  });
+
+  let stopping: Promise<{ forced: boolean }> | undefined;
+  const shutdown = () => {
+    stopping ??= (async () => {
+      lifecycle.draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      let timer: NodeJS.Timeout | undefined;
+      const expired = new Promise<'expired'>((resolve) => {
+        timer = setTimeout(() => resolve('expired'), timeoutMs);
+      });
+      const drained = Promise.all([closed, worker.stop(), billIssuer.stop()]).then(() => 'drained' as const);
+      const outcome = await Promise.race([drained, expired]);
+      clearTimeout(timer);
+      if (outcome === 'expired') {
+        logger.warn(`shutdown: still busy after ${timeoutMs} ms; closing the remaining connections`);
+        server.closeAllConnections();
+      }
+      transport.close?.();
+      await database.close();
+      return { forced: outcome === 'expired' };
+    })();
+    return stopping;
+  };
+
+  return {
+    server,
+    app,
+    port: (server.address() as AddressInfo).port,
+    lifecycle,
+    worker,
+    billIssuer,
+    shutdown,
+  };
+}
