@@ -33,6 +33,11 @@ export const users = pgTable(
     password_hash: text('password_hash'),
     /** spec: super users ("a global permission") may act on any organization. */
     global_permission: boolean('global_permission').notNull().default(false),
+    /**
+     * Access tokens carry the version they were issued at; raising it (a password reset, a removal
+     * from an organization, a demotion) ends every session issued before.
+     */
+    session_version: integer('session_version').notNull().default(0),
     ...timestamps,
   },
   (t) => [

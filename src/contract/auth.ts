@@ -76,6 +76,8 @@ export const TokenClaims = z.object({
   sub: z.string(),
   exp: z.number(),
   kind: z.optional(z.enum(['staff', 'donor'])),
+  /** Staff tokens: the user's session version when it was issued. */
+  ver: z.optional(z.number()),
 });
 export type TokenClaims = z.infer<typeof TokenClaims>;
 

@@ -63,10 +63,23 @@ export async function loadMe(db: Queryable, userId: number): Promise<Me> {
 }
 
 async function session(deps: Deps, userId: number): Promise<LoginResponse> {
-  return {
-    access_token: await signAccessToken(deps.config.jwtSecret, userId),
-    me: await loadMe(deps.db, userId),
-  };
+  const me = await loadMe(deps.db, userId);
+  const [row] = await deps.db
+    .select({ version: users.session_version })
+    .from(users)
+    .where(eq(users.id, userId));
+  return { access_token: await signAccessToken(deps.config.jwtSecret, userId, row?.version ?? 0), me };
+}
+
+/**
+ * Ends every session of a user issued so far (their access tokens stop working at once): after a
+ * password reset, a removal from an organization or a demotion. Call in the change's transaction.
+ */
+export async function endSessions(tx: Queryable, userId: number): Promise<void> {
+  await tx
+    .update(users)
+    .set({ session_version: sql`${users.session_version} + 1` })
+    .where(eq(users.id, userId));
 }
 
 export async function login(deps: Deps, email: string, password: string): Promise<LoginResponse> {
@@ -144,6 +157,8 @@ export async function resetPassword(deps: Deps, token: string, password: string)
       (await consumeToken(tx, 'password_reset', token)) ?? (await consumeToken(tx, 'set_password', token));
     if (!used) throw new HttpError(400, authServiceMessages.resetInvalid);
     await tx.update(users).set({ password_hash: passwordHash }).where(eq(users.id, used.userId));
+    // Whoever knew the old password may hold a session: it ends with the reset.
+    await endSessions(tx, used.userId);
     await retireTokens(tx, 'password_reset', used.userId);
     await retireTokens(tx, 'set_password', used.userId);
   });

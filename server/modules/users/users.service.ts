@@ -9,7 +9,7 @@ import { HttpError, httpMessages } from '../../http/errors.ts';
 import type { AuthUser, Deps } from '../../http/route.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
 import { invitationMail } from '../../mail/templates.ts';
-import { displayName, normalizeEmail } from '../auth/auth.service.ts';
+import { displayName, endSessions, normalizeEmail } from '../auth/auth.service.ts';
 import { issueToken } from '../auth/tokens.ts';
 import { organizationUsers } from '../organization/organization.service.ts';
 import { effectiveLevel } from '../permissions/permissions.service.ts';
@@ -116,6 +116,8 @@ export async function updatePermission(
     if (current.level === 'admin' && input.level !== 'admin')
       await keepAnAdmin(tx, input.org_id, input.user_id);
     await tx.update(permissions).set({ level: input.level }).where(eq(permissions.id, current.id));
+    // A demoted user's open sessions end, so nothing keeps acting with the old level.
+    if (!atLeast(input.level, current.level)) await endSessions(tx, input.user_id);
     return usersOf(tx, input.org_id);
   });
 }
@@ -128,6 +130,7 @@ export async function removePermission(
     const current = await permissionOf(tx, input.org_id, input.user_id);
     if (current.level === 'admin') await keepAnAdmin(tx, input.org_id, input.user_id);
     await tx.delete(permissions).where(eq(permissions.id, current.id));
+    await endSessions(tx, input.user_id);
     return usersOf(tx, input.org_id);
   });
 }

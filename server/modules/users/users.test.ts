@@ -146,6 +146,9 @@ describe('POST /api/user/permission (update) and DELETE /api/user/permission', (
     expect((await post('admin', { org_id: hope, user_id: ids.admin, level: 'write' })).status).toBe(200);
     await post('super', { org_id: hope, user_id: ids.admin, level: 'admin' });
     await post('super', { org_id: hope, user_id: ids.writer, level: 'write' });
+    // Stepping down ended the admin's and the writer's sessions: they sign in again.
+    tokens.admin = await signIn(t.app, 'admin@twofold.test');
+    tokens.writer = await signIn(t.app, 'writer@twofold.test');
   });
 });
 
