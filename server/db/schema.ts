@@ -480,3 +480,25 @@ export const bills = pgTable(
     index('bills_unissued_idx').on(t.period_end).where(sql`${t.issued_at} is null`),
   ],
 );
+
+/**
+ * Failed sign-ins, counted per email and client address together, in the database so every
+ * server process sees the same counts. Past a few for an email (or many from an address), sign-in
+ * asks for a solved proof-of-work challenge instead of refusing: guessing costs the guesser, and
+ * the owner with the right password always gets in. Rows older than the window are forgotten.
+ */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    /** Lowercased, as typed (an unknown email counts like a known one, so neither is revealed). */
+    email: text('email').notNull(),
+    ip: text('ip').notNull(),
+    failures: integer('failures').notNull(),
+    last_failed_at: timestamp('last_failed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.email, t.ip] }),
+    index('login_failures_ip_idx').on(t.ip),
+    index('login_failures_last_failed_idx').on(t.last_failed_at),
+  ],
+);

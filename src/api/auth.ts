@@ -11,11 +11,14 @@ import { request, send } from './client.ts';
 /** spec (part 1, section 8, Access): a login answer without a token. */
 export const noTokenMessage = 'Authentication failed: No token received';
 
-/** POST /api/auth/login. No token is sent, so a 401 is "wrong email or password", not an expired session. */
-export async function login(email: string, password: string): Promise<LoginResponse> {
+/**
+ * POST /api/auth/login. No token is sent, so a 401 is "wrong email or password", not an expired
+ * session; an ApiError with `captcha` asks for a solved challenge (`captcha`) with the next try.
+ */
+export async function login(email: string, password: string, captcha?: string): Promise<LoginResponse> {
   const body = await send('api/auth/login', {
     method: 'post',
-    json: { email, password },
+    json: captcha ? { email, password, captcha } : { email, password },
     authenticated: false,
   });
   if (!body || typeof body !== 'object' || !('access_token' in body) || !body.access_token) {

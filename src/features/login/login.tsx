@@ -12,6 +12,7 @@ import { Field } from '../../ui/field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { fieldErrors, queryParam, safeRedirect, stripQueryParams } from '../common.ts';
+import { fetchAndSolve } from '../contact/captcha.ts';
 
 /** spec (part 1, section 8, Access) and section 2 (Login screen), word for word. */
 export const loginTexts = {
@@ -27,6 +28,11 @@ export const loginTexts = {
   magicSent: 'Magic Link Sent!',
   noUser: 'No User Found',
   supportEmail: 'support@twofold.test',
+  // Not in the spec: the sign-in challenge after repeated failures.
+  verificationNeeded:
+    'After several failed sign-ins, this browser solves a short security check each time you sign in.',
+  verifying: 'Running a security check...',
+  verificationFailed: 'The security check could not be completed. Please try again.',
 } as const;
 
 export interface LoginProps {
@@ -69,6 +75,15 @@ function PasswordForm({ destination }: { destination: string }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [loading, setLoading] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
+  // After a few failed sign-ins the server asks for a solved proof-of-work challenge each time.
+  const [challenge, setChallenge] = useState<'off' | 'needed' | 'solving'>('off');
+
+  const solveChallenge = async (): Promise<string | null> => {
+    setChallenge('solving');
+    const token = await fetchAndSolve();
+    setChallenge('needed');
+    return token;
+  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -79,14 +94,32 @@ function PasswordForm({ destination }: { destination: string }) {
     }
     setErrors({});
     setLoading(true);
-    try {
-      const response = await login(parsed.data.email, parsed.data.password);
+    const send = async (captcha?: string) => {
+      const response = await login(parsed.data.email, parsed.data.password, captcha);
       emit(host, 'twofold-signed-in', { user: response.me, redirect: destination });
       startSession(response, destination);
+    };
+    let failure: unknown;
+    try {
+      let captcha: string | undefined;
+      if (challenge !== 'off') captcha = (await solveChallenge()) ?? undefined;
+      if (challenge !== 'off' && !captcha) throw new Error(loginTexts.verificationFailed);
+      try {
+        return await send(captcha);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.captcha)) throw error;
+        setChallenge('needed');
+        // 428: the password was not even checked, for want of a challenge: solve one, send again.
+        if (error.status !== 428 || captcha) throw error;
+      }
+      const solved = await solveChallenge();
+      if (!solved) throw new Error(loginTexts.verificationFailed);
+      return await send(solved);
     } catch (error) {
-      toast({ title: loginTexts.loginFailed, description: loginFailure(error), variant: 'destructive' });
-      setLoading(false);
+      failure = error;
     }
+    toast({ title: loginTexts.loginFailed, description: loginFailure(failure), variant: 'destructive' });
+    setLoading(false);
   };
 
   // Focus the first invalid field once React has rendered the error state.
@@ -128,6 +161,17 @@ function PasswordForm({ destination }: { destination: string }) {
             Forgot password?
           </Button>
         </div>
+        {challenge === 'off' ? null : (
+          <p className="login__verification muted" role="status" part="verification">
+            {challenge === 'solving' ? (
+              <>
+                <Spinner label={loginTexts.verifying} /> {loginTexts.verifying}
+              </>
+            ) : (
+              loginTexts.verificationNeeded
+            )}
+          </p>
+        )}
         <Button type="submit" block disabled={loading} part="submit-button">
           {loading ? 'Signing in...' : 'Sign in'}
         </Button>
@@ -146,6 +190,7 @@ function loginFailure(error: unknown): string {
   if (error instanceof ApiError) return error.fromServer ? error.message : loginTexts.loginFailedFallback;
   if (error instanceof NetworkError) return error.message;
   if (error instanceof Error && error.message === noTokenMessage) return noTokenMessage;
+  if (error instanceof Error && error.message === loginTexts.verificationFailed) return error.message;
   return loginTexts.loginFailedFallback;
 }
 
