@@ -502,3 +502,33 @@ export const loginFailures = pgTable(
     index('login_failures_last_failed_idx').on(t.last_failed_at),
   ],
 );
+
+/**
+ * An organization's invitation to an existing account: adding someone who already has an account
+ * does not attach it; its owner accepts through the emailed link (a one-time token, stored as its
+ * SHA-256, with an expiry), which turns the invitation into a permission. Until then it is shown
+ * as pending. Resending replaces the token; cancelling deletes the row.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: serial('id').primaryKey(),
+    org_id: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    level: text('level').$type<'read' | 'write' | 'admin'>().notNull(),
+    invited_by: integer('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    token_hash: text('token_hash').notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('invitations_org_user_unique').on(t.org_id, t.user_id),
+    uniqueIndex('invitations_token_hash_unique').on(t.token_hash),
+    index('invitations_user_id_idx').on(t.user_id),
+    check('invitations_level_values', sql`${t.level} in ('read', 'write', 'admin')`),
+  ],
+);

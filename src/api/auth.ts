@@ -1,4 +1,6 @@
 import {
+  AcceptInvitationResponse,
+  InvitationPreview,
   LoginResponse,
   Me,
   MessageResponse,
@@ -37,6 +39,24 @@ export function otp(input: OtpRequest): Promise<MessageResponse> {
 /** POST /api/auth/otp/verify: exchanges the link's token for a session. */
 export function otpVerify(token: string): Promise<OtpVerifyResponse> {
   return request(OtpVerifyResponse, 'api/auth/otp/verify', {
+    method: 'post',
+    json: { token },
+    authenticated: false,
+  });
+}
+
+/** POST /api/invitation: what an invitation link offers, before its owner accepts. */
+export function previewInvitation(token: string): Promise<InvitationPreview> {
+  return request(InvitationPreview, 'api/invitation', {
+    method: 'post',
+    json: { token },
+    authenticated: false,
+  });
+}
+
+/** POST /api/invitation/accept: joins the organization and signs in. */
+export function acceptInvitation(token: string): Promise<AcceptInvitationResponse> {
+  return request(AcceptInvitationResponse, 'api/invitation/accept', {
     method: 'post',
     json: { token },
     authenticated: false,

@@ -109,6 +109,22 @@ export async function updateUser(input: {
   return (await request(UsersResponse, `api/user/${input.user_id}`, { method: 'put', json: input })).users;
 }
 
+/** POST /api/user/invitation: sends a pending invitation again, with a new link. */
+export async function resendInvitation(input: {
+  org_id: number;
+  user_id: number;
+}): Promise<OrganizationUser[]> {
+  return (await request(UsersResponse, 'api/user/invitation', { method: 'post', json: input })).users;
+}
+
+/** DELETE /api/user/invitation: withdraws a pending invitation. */
+export async function cancelInvitation(input: {
+  org_id: number;
+  user_id: number;
+}): Promise<OrganizationUser[]> {
+  return (await request(UsersResponse, 'api/user/invitation', { method: 'delete', json: input })).users;
+}
+
 /** GET /api/organization/{id}/notifee */
 export async function listNotifees(id: number): Promise<Notifee[]> {
   return (await request(NotifeesResponse, `api/organization/${id}/notifee`)).notifees;

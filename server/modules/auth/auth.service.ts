@@ -63,7 +63,8 @@ export async function loadMe(db: Queryable, userId: number): Promise<Me> {
   };
 }
 
-async function session(deps: Deps, userId: number): Promise<LoginResponse> {
+/** A new session for the user: an access token at their current session version, and who they are. */
+export async function session(deps: Deps, userId: number): Promise<LoginResponse> {
   const me = await loadMe(deps.db, userId);
   const [row] = await deps.db
     .select({ version: users.session_version })
