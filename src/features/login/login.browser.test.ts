@@ -130,6 +130,44 @@ describe('<twofold-login>', () => {
     assertEqual(JSON.parse(atob(second.captcha ?? '')).number, 0, 'solved before sending');
   });
 
+  it('an invitation link shows what is offered and leaves the token out of the address bar', async () => {
+    history.replaceState(null, '', '?invitation=invitation-token-123456');
+    const seen = mockApi(() =>
+      jsonResponse(200, {
+        organization: 'Maple Street PTA',
+        level: 'write',
+        email: 'reader@twofold.test',
+        invited_by: 'Alex Morgan',
+      }),
+    );
+    const { root, el } = await loginPage();
+    const heading = await waitFor(() => byText(root, 'Join Maple Street PTA'), 'the invitation');
+    assert(button(root, 'Accept invitation'), 'Accept');
+    assertEqual(location.search, '', 'token removed from the address bar');
+    assertEqual(
+      JSON.stringify(seen[0]?.body),
+      JSON.stringify({ token: 'invitation-token-123456' }),
+      'preview body',
+    );
+    await waitFor(() => root.activeElement === heading, 'focus on the heading');
+    assertEqual((await axeViolations(el)).join('\n'), '', 'axe violations');
+    button(root, 'Not now')?.click();
+    await waitFor(() => button(root, 'Sign in'), 'back to the sign-in form');
+    assertEqual(seen.length, 1, 'nothing accepted');
+  });
+
+  it('an invalid invitation link says so, with a way back', async () => {
+    history.replaceState(null, '', '?invitation=invitation-token-123456');
+    const message =
+      'This invitation is invalid, has expired or was cancelled. Ask an admin of the organization to send a new one.';
+    mockApi(() => jsonResponse(400, { message }));
+    const { root } = await loginPage();
+    const title = await waitFor(() => byText(root, 'Invitation Invalid'), 'the failure');
+    assert(title.closest('[role="alert"]'), 'announced');
+    assert(byText(root, message), "the server's message");
+    assert(button(root, 'Back to Sign In'), 'a way back');
+  });
+
   it("reads 'Signing in...' while the request is in flight", async () => {
     let answer: ((r: Response) => void) | undefined;
     mockApi(() => new Promise<Response>((resolve) => (answer = resolve)));

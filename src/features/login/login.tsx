@@ -1,8 +1,17 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { forgot, login, noTokenMessage, otp, otpVerify } from '../../api/auth.ts';
+import {
+  acceptInvitation,
+  forgot,
+  login,
+  noTokenMessage,
+  otp,
+  otpVerify,
+  previewInvitation,
+} from '../../api/auth.ts';
 import { ApiError, errorMessage, NetworkError } from '../../api/client.ts';
-import { email as emailSchema, LoginForm } from '../../contract/index.ts';
+import { email as emailSchema, type InvitationPreview, LoginForm } from '../../contract/index.ts';
 import { login as startSession } from '../../state/session.ts';
+import { storageKeys, writeStored } from '../../state/storage.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
@@ -33,6 +42,7 @@ export const loginTexts = {
     'After several failed sign-ins, this browser solves a short security check each time you sign in.',
   verifying: 'Running a security check...',
   verificationFailed: 'The security check could not be completed. Please try again.',
+  invitationInvalid: 'Invitation Invalid',
 } as const;
 
 export interface LoginProps {
@@ -44,9 +54,12 @@ export interface LoginProps {
 export function Login({ redirect }: LoginProps) {
   const destination = safeRedirect(redirect ?? queryParam('redirect'));
   const [magicToken, setMagicToken] = useState(() => queryParam('magic'));
+  const [invitationToken, setInvitationToken] = useState(() => queryParam('invitation'));
   const [tab, setTab] = useState('password');
 
   if (magicToken) return <MagicLanding token={magicToken} onBack={() => setMagicToken(null)} />;
+  if (invitationToken)
+    return <InvitationLanding token={invitationToken} onBack={() => setInvitationToken(null)} />;
 
   return (
     <div className="card login" part="card">
@@ -411,6 +424,95 @@ function MagicLanding({ token, onBack }: { token: string; onBack: () => void }) 
       <Button variant="secondary" onClick={onBack}>
         Back to Sign In
       </Button>
+    </div>
+  );
+}
+
+/**
+ * Where an invitation to an organization lands: what is offered, and the owner's choice. Accepting
+ * joins the organization and signs in (the link proved the mailbox); nothing happens otherwise.
+ */
+function InvitationLanding({ token, onBack }: { token: string; onBack: () => void }) {
+  const { host } = useElement();
+  const [preview, setPreview] = useState<InvitationPreview | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [accepting, setAccepting] = useState(false);
+  const started = useRef(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    // The token works once: keep it out of the address bar, history and bookmarks.
+    stripQueryParams('invitation');
+    previewInvitation(token)
+      .then(setPreview)
+      .catch((error: unknown) => setFailure(errorMessage(error)));
+  }, [token]);
+
+  useEffect(() => {
+    if (preview || failure) heading.current?.focus();
+  }, [preview, failure]);
+
+  const accept = async () => {
+    setAccepting(true);
+    try {
+      const response = await acceptInvitation(token);
+      // Open the organization just joined, whatever else the user belongs to.
+      writeStored(storageKeys.currentOrganizationId, String(response.organization_id));
+      const destination = safeRedirect(response.redirect);
+      emit(host, 'twofold-signed-in', { user: response.me, redirect: destination });
+      startSession(response, destination);
+    } catch (error) {
+      setFailure(errorMessage(error));
+      setAccepting(false);
+    }
+  };
+
+  if (failure) {
+    return (
+      <div className="card login" part="card">
+        <div className="login__state" role="alert">
+          <h1 className="card__title" tabIndex={-1} ref={heading}>
+            {loginTexts.invitationInvalid}
+          </h1>
+          <p>{failure}</p>
+        </div>
+        <Button variant="secondary" onClick={onBack}>
+          Back to Sign In
+        </Button>
+      </div>
+    );
+  }
+  if (!preview) {
+    return (
+      <div className="card login" part="card">
+        <Spinner label="Opening your invitation..." />
+        <p className="muted">Opening your invitation...</p>
+      </div>
+    );
+  }
+  return (
+    <div className="card login" part="card">
+      <header className="card__header">
+        <p className="card__brand">Twofold</p>
+        <h1 className="card__title" tabIndex={-1} ref={heading}>
+          Join {preview.organization}
+        </h1>
+      </header>
+      <p>
+        {preview.invited_by} invited <strong>{preview.email}</strong> to join{' '}
+        <strong>{preview.organization}</strong> on Twofold with {preview.level} access.
+      </p>
+      <p className="muted">You join only if you accept. Accepting also signs you in.</p>
+      <div className="login__actions">
+        <Button onClick={() => void accept()} disabled={accepting} part="submit-button">
+          {accepting ? 'Accepting...' : 'Accept invitation'}
+        </Button>
+        <Button variant="secondary" onClick={onBack} disabled={accepting}>
+          Not now
+        </Button>
+      </div>
     </div>
   );
 }
