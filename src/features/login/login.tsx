@@ -175,15 +175,10 @@ function PasswordForm({ destination }: { destination: string }) {
           </Button>
         </div>
         {challenge === 'off' ? null : (
-          <p className="login__verification muted" role="status" part="verification">
-            {challenge === 'solving' ? (
-              <>
-                <Spinner label={loginTexts.verifying} /> {loginTexts.verifying}
-              </>
-            ) : (
-              loginTexts.verificationNeeded
-            )}
-          </p>
+          <div className="login__verification muted" role="status" part="verification">
+            {challenge === 'solving' ? <span className="spinner__circle" aria-hidden="true" /> : null}
+            <span>{challenge === 'solving' ? loginTexts.verifying : loginTexts.verificationNeeded}</span>
+          </div>
         )}
         <Button type="submit" block disabled={loading} part="submit-button">
           {loading ? 'Signing in...' : 'Sign in'}
