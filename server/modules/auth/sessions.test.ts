@@ -88,4 +88,34 @@ describe('sessions end when what they were granted on changes', () => {
     writer = await signIn(t.app, 'writer@twofold.test');
     expect((await common(writer)).status).toBe(200);
   });
+
+  it('an admin who steps down keeps the session that did it (a fresh token); their others end', async () => {
+    const other = await signIn(t.app, 'admin@twofold.test');
+    const here = await signIn(t.app, 'admin@twofold.test');
+    // A second admin first, so the admin may step down.
+    await call(t.app, 'POST', '/api/user/permission', {
+      token: here,
+      body: { org_id: hope, user_id: ids.writer, level: 'admin' },
+    });
+    const down = await call(t.app, 'POST', '/api/user/permission', {
+      token: here,
+      body: { org_id: hope, user_id: ids.admin, level: 'write' },
+    });
+    expect(down.status).toBe(200);
+    const fresh = down.json.access_token as string;
+    expect(fresh).toEqual(expect.any(String));
+    expect((await common(here)).status).toBe(401);
+    expect((await common(other)).status).toBe(401);
+    expect((await call(t.app, 'GET', `/api/organization/${hope}`, { token: fresh })).json.level).toBe(
+      'write',
+    );
+    // Changing someone else's level gives the caller no token.
+    const writer = await signIn(t.app, 'writer@twofold.test');
+    const back = await call(t.app, 'POST', '/api/user/permission', {
+      token: writer,
+      body: { org_id: hope, user_id: ids.admin, level: 'admin' },
+    });
+    expect(back.status).toBe(200);
+    expect(back.json.access_token).toBeUndefined();
+  });
 });

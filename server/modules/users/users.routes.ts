@@ -19,7 +19,11 @@ import * as users from './users.service.ts';
 
 const error = (description: string) => ({ description, schema: MessageResponse });
 const tags = ['users'];
-const UsersResponse = z.object({ users: z.array(OrgUser) });
+const UsersResponse = z.object({
+  users: z.array(OrgUser),
+  /** A fresh token for the caller, when they demoted or removed themselves (their other sessions ended). */
+  access_token: z.optional(z.string()),
+});
 const orgFromBody = (input: { body: { org_id: number } }) => input.body.org_id;
 type PermissionBody = z.infer<typeof PermissionRequest>;
 const isAdd = (body: PermissionBody): body is z.infer<typeof AddPermissionRequest> => 'email' in body;
@@ -56,7 +60,7 @@ export const usersRoutes = [
       ),
     },
     handler: ({ deps, user, body }) =>
-      isAdd(body) ? users.addPermission(deps, user, body) : users.updatePermission(deps, body),
+      isAdd(body) ? users.addPermission(deps, user, body) : users.updatePermission(deps, user, body),
   }),
   defineRoute({
     method: 'delete',
@@ -70,7 +74,7 @@ export const usersRoutes = [
       404: error('User not found'),
       409: error('An organization needs at least one admin.'),
     },
-    handler: ({ deps, body }) => users.removePermission(deps, body),
+    handler: ({ deps, user, body }) => users.removePermission(deps, user, body),
   }),
   defineRoute({
     method: 'put',

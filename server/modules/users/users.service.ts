@@ -9,7 +9,7 @@ import { HttpError } from '../../http/errors.ts';
 import type { AuthUser, Deps } from '../../http/route.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
 import { invitationMail } from '../../mail/templates.ts';
-import { displayName, endSessions, normalizeEmail } from '../auth/auth.service.ts';
+import { displayName, endSessions, normalizeEmail, session } from '../auth/auth.service.ts';
 import { issueToken } from '../auth/tokens.ts';
 import { organizationUsers } from '../organization/organization.service.ts';
 import { setPasswordLifetimeDays, setPasswordLifetimeMs } from '../registration/registration.service.ts';
@@ -23,7 +23,22 @@ export const usersMessages = {
   idMismatch: 'user_id: Must be the user of the address',
 } as const;
 
-type UsersResponse = { users: Organization['users'] };
+type UsersResponse = { users: Organization['users']; access_token?: string };
+
+/**
+ * A change that ended a user's sessions and was made by that user: the session that made it
+ * carries on with a fresh token (their other sessions stay ended).
+ */
+async function keepCallerSignedIn(
+  deps: Deps,
+  actor: AuthUser,
+  userId: number,
+  ended: boolean,
+  response: UsersResponse,
+): Promise<UsersResponse> {
+  if (!ended || actor.id !== userId) return response;
+  return { ...response, access_token: (await session(deps, userId)).access_token };
+}
 
 async function usersOf(tx: Tx, orgId: number): Promise<UsersResponse> {
   return { users: await organizationUsers(tx, orgId) };
@@ -113,30 +128,36 @@ export async function addPermission(
 
 export async function updatePermission(
   deps: Deps,
+  actor: AuthUser,
   input: { org_id: number; user_id: number; level: PermissionLevel },
 ): Promise<UsersResponse> {
-  return deps.db.transaction(async (tx) => {
+  let demoted = false;
+  const response = await deps.db.transaction(async (tx) => {
     const current = await permissionOf(tx, input.org_id, input.user_id);
     if (current.level === 'admin' && input.level !== 'admin')
       await keepAnAdmin(tx, input.org_id, input.user_id);
     await tx.update(permissions).set({ level: input.level }).where(eq(permissions.id, current.id));
     // A demoted user's open sessions end, so nothing keeps acting with the old level.
-    if (!atLeast(input.level, current.level)) await endSessions(tx, input.user_id);
+    demoted = !atLeast(input.level, current.level);
+    if (demoted) await endSessions(tx, input.user_id);
     return usersOf(tx, input.org_id);
   });
+  return keepCallerSignedIn(deps, actor, input.user_id, demoted, response);
 }
 
 export async function removePermission(
   deps: Deps,
+  actor: AuthUser,
   input: { org_id: number; user_id: number },
 ): Promise<UsersResponse> {
-  return deps.db.transaction(async (tx) => {
+  const response = await deps.db.transaction(async (tx) => {
     const current = await permissionOf(tx, input.org_id, input.user_id);
     if (current.level === 'admin') await keepAnAdmin(tx, input.org_id, input.user_id);
     await tx.delete(permissions).where(eq(permissions.id, current.id));
     await endSessions(tx, input.user_id);
     return usersOf(tx, input.org_id);
   });
+  return keepCallerSignedIn(deps, actor, input.user_id, true, response);
 }
 
 /**
