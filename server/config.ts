@@ -49,6 +49,8 @@ export type Config = {
     /** Attempts per email address and window on each auth endpoint. */
     perEmail: number;
   };
+  /** Failed sign-ins for one email (per rate-limit window) after which sign-in asks for a solved challenge. */
+  loginCaptchaAfter: number;
   /** The card payment provider for paid plans (Stripe). Unset: only the free plan can be chosen. */
   stripe: StripeConfig | undefined;
   /** Where uploaded files live: an S3-compatible bucket when S3_BUCKET is set, else DATA_DIR/files. */
@@ -118,6 +120,7 @@ const Env = z.object({
   RATE_LIMIT_WINDOW_MS: positiveInt.default(15 * 60 * 1000),
   RATE_LIMIT_PER_IP: positiveInt.default(20),
   RATE_LIMIT_PER_EMAIL: positiveInt.default(5),
+  LOGIN_CAPTCHA_AFTER: positiveInt.default(3),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_[A-Za-z0-9_]+$/, 'must be a Stripe secret (sk_...) or restricted (rk_...) key')
@@ -233,6 +236,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       perIp: e.RATE_LIMIT_PER_IP,
       perEmail: e.RATE_LIMIT_PER_EMAIL,
     },
+    loginCaptchaAfter: e.LOGIN_CAPTCHA_AFTER,
     stripe: e.STRIPE_SECRET_KEY
       ? {
           secretKey: e.STRIPE_SECRET_KEY,

@@ -120,6 +120,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // High enough that only the rate-limit tests (which lower them) ever meet a limit.
     RATE_LIMIT_PER_IP: '10000',
     RATE_LIMIT_PER_EMAIL: '10000',
+    LOGIN_CAPTCHA_AFTER: '10000',
   });
   return { ...base, ...overrides, rateLimit: { ...base.rateLimit, ...overrides.rateLimit } };
 }

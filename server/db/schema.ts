@@ -33,6 +33,11 @@ export const users = pgTable(
     password_hash: text('password_hash'),
     /** spec: super users ("a global permission") may act on any organization. */
     global_permission: boolean('global_permission').notNull().default(false),
+    /**
+     * Access tokens carry the version they were issued at; raising it (a password reset, a removal
+     * from an organization, a demotion) ends every session issued before.
+     */
+    session_version: integer('session_version').notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -489,4 +494,56 @@ export const rateLimitHits = pgTable(
     reset_at: timestamp('reset_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('rate_limit_hits_reset_idx').on(t.reset_at)],
+);
+
+/**
+ * Failed sign-ins, counted per email and client address together, in the database so every
+ * server process sees the same counts. Past a few for an email (or many from an address), sign-in
+ * asks for a solved proof-of-work challenge instead of refusing: guessing costs the guesser, and
+ * the owner with the right password always gets in. Rows older than the window are forgotten.
+ */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    /** Lowercased, as typed (an unknown email counts like a known one, so neither is revealed). */
+    email: text('email').notNull(),
+    ip: text('ip').notNull(),
+    failures: integer('failures').notNull(),
+    last_failed_at: timestamp('last_failed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.email, t.ip] }),
+    index('login_failures_ip_idx').on(t.ip),
+    index('login_failures_last_failed_idx').on(t.last_failed_at),
+  ],
+);
+
+/**
+ * An organization's invitation to an existing account: adding someone who already has an account
+ * does not attach it; its owner accepts through the emailed link (a one-time token, stored as its
+ * SHA-256, with an expiry), which turns the invitation into a permission. Until then it is shown
+ * as pending. Resending replaces the token; cancelling deletes the row.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: serial('id').primaryKey(),
+    org_id: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    level: text('level').$type<'read' | 'write' | 'admin'>().notNull(),
+    invited_by: integer('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    token_hash: text('token_hash').notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('invitations_org_user_unique').on(t.org_id, t.user_id),
+    uniqueIndex('invitations_token_hash_unique').on(t.token_hash),
+    index('invitations_user_id_idx').on(t.user_id),
+    check('invitations_level_values', sql`${t.level} in ('read', 'write', 'admin')`),
+  ],
 );

@@ -11,7 +11,7 @@ import { clientIp } from './client-ip.ts';
 import { HttpError, httpMessages } from './errors.ts';
 import { DatabaseStore } from './rate-limit-store.ts';
 import type { AnyRoute, AppEnv, AuthUser, Deps, OrgRef, RouteInput } from './route.ts';
-import { verifyAccessToken } from './session.ts';
+import { isCurrentSession, verifyAccessToken } from './session.ts';
 import { parseInput } from './validate.ts';
 
 /** Registers every route of the table on the app, each behind its rate limits, guard and validation. */
@@ -133,12 +133,15 @@ async function authenticate(c: Context<AppEnv>, deps: Deps, donor: boolean): Pro
       email: users.email,
       name: users.name,
       globalPermission: users.global_permission,
+      sessionVersion: users.session_version,
     })
     .from(users)
     .where(eq(users.id, id));
-  // A token outliving its user (deleted since) is as good as expired.
-  if (!user) throw new HttpError(401, httpMessages.authExpired);
-  return user;
+  // A token outliving its user (deleted since), or its sessions (reset, removed, demoted), is expired.
+  if (!user || !isCurrentSession(claims, user.sessionVersion))
+    throw new HttpError(401, httpMessages.authExpired);
+  const { sessionVersion: _version, ...authUser } = user;
+  return authUser;
 }
 
 /** Access beyond being signed in: super users only, or a level on the route's organization. */

@@ -70,6 +70,9 @@ describe('the route table', () => {
         // The CSV download opened in a new tab: its five-minute signed link is the credential
         // (the handler checks it and the user's read level again).
         'get /api/donation/:id/csv',
+        // Issue 15: an invitation link's preview and acceptance (the one-time token is the credential).
+        'post /api/invitation',
+        'post /api/invitation/accept',
       ].sort(),
     );
   });

@@ -7,9 +7,12 @@ export const accessTokenLifetimeSeconds = 12 * 60 * 60;
 
 const encoder = new TextEncoder();
 
-/** Signs a staff access token (HS256) carrying the user id as `sub`, and `exp`. */
-export async function signAccessToken(secret: string, userId: number): Promise<string> {
-  return new SignJWT({ kind: 'staff' })
+/**
+ * Signs a staff access token (HS256) carrying the user id as `sub`, `exp`, and the user's session
+ * version (`ver`), which `isCurrentSession` compares with the stored one.
+ */
+export async function signAccessToken(secret: string, userId: number, sessionVersion = 0): Promise<string> {
+  return new SignJWT({ kind: 'staff', ver: sessionVersion })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(String(userId))
     .setIssuedAt()
@@ -47,4 +50,13 @@ export async function verifyAccessToken(secret: string, token: string): Promise<
     if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
     throw error;
   }
+}
+
+/**
+ * A staff token stays good only while its user's session version is the one it was issued at: a
+ * password reset, a removal from an organization or a demotion raises the version and so ends
+ * every older session at once. Tokens from before versions existed count as version 0.
+ */
+export function isCurrentSession(claims: TokenClaims, sessionVersion: number): boolean {
+  return (claims.ver ?? 0) === sessionVersion;
 }

@@ -111,6 +111,27 @@ export function invitationMail(
   });
 }
 
+/**
+ * An invitation to an existing account: its owner accepts through the link, or nothing changes.
+ * (A new account gets `invitationMail`, which sets a password instead.)
+ */
+export function organizationInvitationMail(
+  r: Recipient & { url: string; organizationName: string; invitedBy: string; level: string; days: number },
+): MailMessage {
+  return render({
+    to: r.to,
+    subject: `${r.invitedBy} invited you to ${r.organizationName} on Twofold`,
+    greeting: `Hello ${r.name},`,
+    paragraphs: [
+      `${r.invitedBy} invited you to join ${r.organizationName} on Twofold, the portal where your organization tracks employer gift matching, with ${r.level} access.`,
+      `You are added only if you accept, with the button below. The link works once and expires in ${r.days} days.`,
+    ],
+    action: { label: 'Accept the invitation', url: r.url },
+    footnote: 'If you do not want to join, ignore this email: nothing changes without your acceptance.',
+    supportEmail: r.supportEmail,
+  });
+}
+
 /** After registration: the administrative contact creates a password through the link. */
 export function registrationMail(
   r: Recipient & { url: string; organizationName: string; days: number },

@@ -8,6 +8,7 @@ import {
   documents,
   donationNotifications,
   donations,
+  invitations,
   notifees,
   organizations,
   permissions,
@@ -46,6 +47,21 @@ async function userWithLevel(orgId: number) {
     .values({ email: `matrix-${next()}@example.org`, name: 'Matrix User' })
     .returning();
   await t.db.insert(permissions).values({ org_id: orgId, user_id: user?.id ?? 0, level: 'read' });
+  return user?.id ?? 0;
+}
+
+async function pendingInvitation(orgId: number) {
+  const [user] = await t.db
+    .insert(users)
+    .values({ email: `invited-${next()}@example.org`, name: 'Invited' })
+    .returning();
+  await t.db.insert(invitations).values({
+    org_id: orgId,
+    user_id: user?.id ?? 0,
+    level: 'read',
+    token_hash: `matrix-${next()}`,
+    expires_at: new Date(Date.now() + 60_000),
+  });
   return user?.id ?? 0;
 }
 
@@ -200,6 +216,20 @@ const samples: Record<string, Sample> = {
         body: { org_id: id, user_id: userId, name: 'Renamed', email: `renamed-${next()}@example.org` },
       };
     },
+  },
+  'post /api/user/invitation': {
+    level: 'admin',
+    request: async (id) => ({
+      path: '/api/user/invitation',
+      body: { org_id: id, user_id: await pendingInvitation(id) },
+    }),
+  },
+  'delete /api/user/invitation': {
+    level: 'admin',
+    request: async (id) => ({
+      path: '/api/user/invitation',
+      body: { org_id: id, user_id: await pendingInvitation(id) },
+    }),
   },
   'get /api/organization/:id/donation': {
     level: 'read',

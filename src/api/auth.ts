@@ -1,4 +1,6 @@
 import {
+  AcceptInvitationResponse,
+  InvitationPreview,
   LoginResponse,
   Me,
   MessageResponse,
@@ -11,11 +13,14 @@ import { request, send } from './client.ts';
 /** spec (part 1, section 8, Access): a login answer without a token. */
 export const noTokenMessage = 'Authentication failed: No token received';
 
-/** POST /api/auth/login. No token is sent, so a 401 is "wrong email or password", not an expired session. */
-export async function login(email: string, password: string): Promise<LoginResponse> {
+/**
+ * POST /api/auth/login. No token is sent, so a 401 is "wrong email or password", not an expired
+ * session; an ApiError with `captcha` asks for a solved challenge (`captcha`) with the next try.
+ */
+export async function login(email: string, password: string, captcha?: string): Promise<LoginResponse> {
   const body = await send('api/auth/login', {
     method: 'post',
-    json: { email, password },
+    json: captcha ? { email, password, captcha } : { email, password },
     authenticated: false,
   });
   if (!body || typeof body !== 'object' || !('access_token' in body) || !body.access_token) {
@@ -34,6 +39,24 @@ export function otp(input: OtpRequest): Promise<MessageResponse> {
 /** POST /api/auth/otp/verify: exchanges the link's token for a session. */
 export function otpVerify(token: string): Promise<OtpVerifyResponse> {
   return request(OtpVerifyResponse, 'api/auth/otp/verify', {
+    method: 'post',
+    json: { token },
+    authenticated: false,
+  });
+}
+
+/** POST /api/invitation: what an invitation link offers, before its owner accepts. */
+export function previewInvitation(token: string): Promise<InvitationPreview> {
+  return request(InvitationPreview, 'api/invitation', {
+    method: 'post',
+    json: { token },
+    authenticated: false,
+  });
+}
+
+/** POST /api/invitation/accept: joins the organization and signs in. */
+export function acceptInvitation(token: string): Promise<AcceptInvitationResponse> {
+  return request(AcceptInvitationResponse, 'api/invitation/accept', {
     method: 'post',
     json: { token },
     authenticated: false,

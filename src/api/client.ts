@@ -19,6 +19,8 @@ export class ApiError extends Error {
     message: string,
     /** False when the server gave no message and `message` is only 'Error: {status}'. */
     readonly fromServer = true,
+    /** The server asks for a solved proof-of-work challenge with the next attempt (sign-in). */
+    readonly captcha = false,
   ) {
     super(message);
   }
@@ -133,16 +135,18 @@ async function toApiError(response: Response, authenticated: boolean): Promise<A
     return new ApiError(401, requestMessages.authExpired);
   }
   let message = '';
+  let captcha = false;
   try {
     const body: unknown = await response.json();
     if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
       message = body.message;
+      captcha = 'captcha' in body && body.captcha === true;
     }
   } catch {
     // Not JSON: fall back to the status.
   }
   return message
-    ? new ApiError(response.status, message)
+    ? new ApiError(response.status, message, true, captcha)
     : new ApiError(response.status, requestMessages.status(response.status), false);
 }
 

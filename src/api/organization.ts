@@ -11,6 +11,7 @@ import {
   type PermissionLevel,
   toPartialQuery,
 } from '../contract/index.ts';
+import { storeToken } from '../state/token-store.ts';
 import { download, request } from './client.ts';
 
 /** GET /api/organization/{id}: the organization, the ones reachable from it, the caller's level. */
@@ -69,7 +70,16 @@ export function documentFile(path: string): Promise<Blob> {
   return download(path.replace(/^\/+/, ''));
 }
 
-const UsersResponse = z.object({ users: z.array(OrgUser) });
+const UsersResponse = z.object({ users: z.array(OrgUser), access_token: z.optional(z.string()) });
+
+/**
+ * The users after a level change or a removal. Demoting or removing yourself ends your other
+ * sessions; this one carries on with the fresh token the server sends.
+ */
+function usersKeepingSession(response: z.infer<typeof UsersResponse>): OrganizationUser[] {
+  if (response.access_token) storeToken(response.access_token);
+  return response.users;
+}
 export type OrganizationUser = z.infer<typeof OrgUser>;
 
 /** POST /api/user/permission (add): finds or invites the user by email. */
@@ -88,7 +98,9 @@ export async function updatePermission(input: {
   user_id: number;
   level: PermissionLevel;
 }): Promise<OrganizationUser[]> {
-  return (await request(UsersResponse, 'api/user/permission', { method: 'post', json: input })).users;
+  return usersKeepingSession(
+    await request(UsersResponse, 'api/user/permission', { method: 'post', json: input }),
+  );
 }
 
 /** DELETE /api/user/permission */
@@ -96,7 +108,9 @@ export async function removePermission(input: {
   org_id: number;
   user_id: number;
 }): Promise<OrganizationUser[]> {
-  return (await request(UsersResponse, 'api/user/permission', { method: 'delete', json: input })).users;
+  return usersKeepingSession(
+    await request(UsersResponse, 'api/user/permission', { method: 'delete', json: input }),
+  );
 }
 
 /** PUT /api/user/{id}: name and email of a user of the organization. */
@@ -107,6 +121,22 @@ export async function updateUser(input: {
   email: string;
 }): Promise<OrganizationUser[]> {
   return (await request(UsersResponse, `api/user/${input.user_id}`, { method: 'put', json: input })).users;
+}
+
+/** POST /api/user/invitation: sends a pending invitation again, with a new link. */
+export async function resendInvitation(input: {
+  org_id: number;
+  user_id: number;
+}): Promise<OrganizationUser[]> {
+  return (await request(UsersResponse, 'api/user/invitation', { method: 'post', json: input })).users;
+}
+
+/** DELETE /api/user/invitation: withdraws a pending invitation. */
+export async function cancelInvitation(input: {
+  org_id: number;
+  user_id: number;
+}): Promise<OrganizationUser[]> {
+  return (await request(UsersResponse, 'api/user/invitation', { method: 'delete', json: input })).users;
 }
 
 /** GET /api/organization/{id}/notifee */

@@ -18,8 +18,26 @@ export const trimmedEmail = (message: string, max = 255) =>
   z.string(message).check(z.trim(), z.maxLength(max, message), z.email(message));
 export const password = z.string().check(z.minLength(passwordMinLength, authMessages.passwordTooShort));
 
-export const LoginRequest = z.object({ email, password: z.string().check(z.minLength(1)) });
+export const LoginRequest = z.object({
+  email,
+  password: z.string().check(z.minLength(1)),
+  /**
+   * A solved proof-of-work challenge (the contact form's ALTCHA, base64 JSON), needed once an
+   * email or address has failed to sign in a few times; the refusal says so with `captcha: true`.
+   */
+  captcha: z.optional(z.string().check(z.maxLength(4000))),
+});
 export type LoginRequest = z.infer<typeof LoginRequest>;
+
+/** A refused sign-in. `captcha: true`: the next attempt must carry a solved challenge. */
+export const LoginRefusal = z.object({ message: z.string(), captcha: z.optional(z.boolean()) });
+export type LoginRefusal = z.infer<typeof LoginRefusal>;
+
+/** What a refused sign-in says when it needs the challenge (not shown in the spec). */
+export const loginCaptchaMessages = {
+  required: 'Please complete the verification to sign in.',
+  failed: 'The verification failed or has expired. Please try again.',
+} as const;
 
 /** The login form checks the password length too (spec), the server only that one was given. */
 export const LoginForm = z.object({ email, password });
@@ -76,6 +94,8 @@ export const TokenClaims = z.object({
   sub: z.string(),
   exp: z.number(),
   kind: z.optional(z.enum(['staff', 'donor'])),
+  /** Staff tokens: the user's session version when it was issued. */
+  ver: z.optional(z.number()),
 });
 export type TokenClaims = z.infer<typeof TokenClaims>;
 

@@ -25,6 +25,13 @@ export const OrgUser = z.object({
   name: z.string(),
   email: z.string(),
   level: z.enum(permissionLevels),
+  /** An existing account invited to the organization that has not accepted yet (no access until then). */
+  pending: z.optional(z.boolean()),
+  /**
+   * Whether an admin may change this user's name and email: the account belongs to no other
+   * organization and is not a super user's. (A super user may change any.)
+   */
+  editable: z.optional(z.boolean()),
 });
 
 export const Document = z.object({

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { permissionLevels } from './access.ts';
-import { trimmedEmail } from './auth.ts';
+import { OtpVerifyResponse, trimmedEmail } from './auth.ts';
 
 const id = z.number().check(z.int(), z.positive());
 const level = z.enum(permissionLevels, 'Choose a permission level');
@@ -27,6 +27,36 @@ export const UpdateUserRequest = z.object({
   name: z.string().check(z.trim(), z.minLength(1, 'Name is required'), z.maxLength(100)),
   email: trimmedEmail('Please enter a valid email address'),
 });
+
+/** Resend or cancel a pending invitation: org_id, user_id (the invited account). */
+export const InvitationRequest = z.object({ org_id: id, user_id: id });
+/** The invitation link's one-time token. */
+export const InvitationTokenRequest = z.object({
+  token: z.string().check(z.minLength(16), z.maxLength(200)),
+});
+/** What the invitation link shows before its owner accepts. */
+export const InvitationPreview = z.object({
+  organization: z.string(),
+  level: z.enum(permissionLevels),
+  email: z.string(),
+  invited_by: z.string(),
+});
+export type InvitationPreview = z.infer<typeof InvitationPreview>;
+
+/** An accepted invitation signs its owner in (the link proved the mailbox) and names the organization. */
+export const AcceptInvitationResponse = z.extend(OtpVerifyResponse, { organization_id: z.number() });
+export type AcceptInvitationResponse = z.infer<typeof AcceptInvitationResponse>;
+
+/** Not in the spec: the texts of invitations to existing accounts. */
+export const invitationMessages = {
+  alreadyInvited: 'That user has already been invited to this organization. You can resend the invitation.',
+  notFound: 'Invitation not found',
+  invalid:
+    'This invitation is invalid, has expired or was cancelled. Ask an admin of the organization to send a new one.',
+  sharedUser:
+    'This account also belongs to other organizations, so only its owner can change its name and email.',
+  superUser: "A super user's name and email can only be changed by a super user.",
+} as const;
 
 /** spec (part 1, section 3, Notifee): id, email. */
 export const Notifee = z.object({ id: z.number(), email: z.string() });

@@ -232,6 +232,63 @@ test('an admin adds a user by email, who is invited; edits and removes them', as
   await expect(page.getByRole('row').filter({ hasText: 'admin@twofold.test' })).toBeVisible();
 });
 
+test('an existing account is invited, pending until its owner accepts from the email', async ({
+  page,
+  context,
+  browser,
+}) => {
+  // An account of Hope Harbor (created by adding a new address there), invited to Maple Street.
+  const neighbour = `neighbour-${Date.now()}@example.org`;
+  await signIn(page, 'admin@twofold.test');
+  await openDetails(page, 'users');
+  const add = page.getByRole('form', { name: 'Add User' });
+  await add.getByLabel('Email').fill(neighbour);
+  await add.getByLabel('Name (optional)').fill('Nia Neighbour');
+  await page.getByRole('button', { name: 'Add User' }).click();
+  await expect(page.getByText('User added successfully')).toBeVisible();
+
+  await page.getByRole('combobox', { name: /organization/i }).selectOption({ label: 'Maple Street PTA' });
+  await expect(page.getByRole('navigation').getByText('Maple Street PTA', { exact: true })).toBeVisible();
+  await page.goto('/portal/organization-details?tab=users');
+  await add.getByLabel('Email').fill(neighbour);
+  await add.getByLabel('Name (optional)').fill('Someone Else');
+  await page.getByRole('button', { name: 'Add User' }).click();
+  await expect(page.getByText('Invitation sent', { exact: true })).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: neighbour });
+  // The admin's name is not applied to someone else's account, and it is not a member yet.
+  await expect(row.getByText('Nia Neighbour')).toBeVisible();
+  await expect(row.getByText('Pending', { exact: true })).toBeVisible();
+  await expect(row.getByRole('button', { name: `Edit ${neighbour}` })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+
+  // The owner, in their own browser, follows the emailed link and accepts.
+  const link = await linkFromMailbox(context, neighbour, '/portal/login');
+  expect(new URL(link).searchParams.get('invitation')).toBeTruthy();
+  const owner = await browser.newContext({ baseURL: new URL(link).origin });
+  const ownerPage = await owner.newPage();
+  await ownerPage.goto(link);
+  await expect(ownerPage.getByRole('heading', { name: 'Join Maple Street PTA' })).toBeVisible();
+  await expect(
+    ownerPage.getByText(/invited .+ to join Maple Street PTA on Twofold with read access/),
+  ).toBeVisible();
+  await expect(ownerPage).not.toHaveURL(/invitation=/);
+  await ownerPage.getByRole('button', { name: 'Accept invitation' }).click();
+  await expect(ownerPage.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  await expect(
+    ownerPage.getByRole('navigation').getByText('Maple Street PTA', { exact: true }),
+  ).toBeVisible();
+  await owner.close();
+
+  // Now a member; its name is Hope Harbor's too, so Maple Street's admin sees it read-only.
+  await page.reload();
+  const member = page.getByRole('row').filter({ hasText: neighbour });
+  await expect(member.getByText('Pending', { exact: true })).toHaveCount(0);
+  await member.getByRole('button', { name: `Edit ${neighbour}` }).click();
+  const edit = page.getByRole('form', { name: `Edit ${neighbour}` });
+  await expect(edit.getByLabel('Name')).toHaveAttribute('readonly', '');
+  await expect(edit.getByText(/only its owner can change its name and email/)).toBeVisible();
+});
+
 test('logo: a text file named .png is refused by the server; a PNG shows in the sidebar', async ({
   page,
 }) => {

@@ -31,6 +31,32 @@ test('bad input and bad credentials get the spec messages', async ({ page }) => 
   await expect(page).toHaveURL(/\/portal\/login/);
 });
 
+test('after failed guesses the owner still signs in: the page solves the challenge the server asks for', async ({
+  page,
+}) => {
+  // A stranger's three wrong passwords for the writer (the server counts them in the database).
+  for (let i = 0; i < 3; i++) {
+    const guess = await page.request.post('/api/auth/login', {
+      data: { email: 'writer@twofold.test', password: `guess-${i}` },
+    });
+    expect(guess.status()).toBe(401);
+  }
+  const asked = await page.request.post('/api/auth/login', {
+    data: { email: 'writer@twofold.test', password: demoPassword },
+  });
+  expect(asked.status()).toBe(428);
+  expect(await asked.json()).toEqual({
+    message: 'Please complete the verification to sign in.',
+    captcha: true,
+  });
+
+  // The owner, in the browser: no lock-out, the proof of work is solved and sent with the password.
+  const challenge = page.waitForRequest((r) => r.url().endsWith('/api/captcha/challenge'));
+  await signIn(page, 'writer@twofold.test');
+  await challenge;
+  await expect(page).toHaveURL(/\/portal$/);
+});
+
 test('a magic link from the mailbox signs the user in', async ({ page, context }) => {
   await page.goto('/portal/login');
   await page.getByRole('tab', { name: 'Magic Link' }).click();

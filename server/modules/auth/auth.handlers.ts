@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import type {
   LoginRequest,
   LoginResponse,
@@ -8,15 +9,25 @@ import type {
   ResetRequest,
 } from '../../../src/contract/auth.ts';
 import { donorMessages, donorRedirectMatchId } from '../../../src/contract/donor.ts';
-import type { AuthUser, Deps } from '../../http/route.ts';
+import type { AppEnv, AuthUser, Deps } from '../../http/route.ts';
 import { requestDonorLink } from '../donor/donor.service.ts';
 import * as auth from './auth.service.ts';
 
 /** HTTP in, HTTP out: each handler takes the validated input and returns the response body. */
 type In<B> = { deps: Deps; body: B };
 
-export function login({ deps, body }: In<LoginRequest>): Promise<LoginResponse> {
-  return auth.login(deps, body.email, body.password);
+/**
+ * A refused sign-in is `{ message, captcha? }`: 401 for a wrong email or password (the flag: the
+ * next attempt needs a solved challenge), 428 when the password was not checked for want of one.
+ */
+export async function login({
+  deps,
+  body,
+  ip,
+  c,
+}: In<LoginRequest> & { ip: string; c: Context<AppEnv> }): Promise<LoginResponse | Response> {
+  const outcome = await auth.login(deps, body, ip);
+  return outcome.ok ? outcome.session : c.json(outcome.refusal, outcome.status);
 }
 
 export async function requestOtp({ deps, body }: In<OtpRequest>): Promise<MessageResponse> {

@@ -1,5 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import type { LoginResponse, Me, OtpVerifyResponse } from '../../../src/contract/auth.ts';
+import type { LoginRefusal, LoginResponse, Me, OtpVerifyResponse } from '../../../src/contract/auth.ts';
 import { authMessages } from '../../../src/contract/auth.ts';
 import type { Queryable } from '../../db/client.ts';
 import { organizations, permissions, users } from '../../db/schema.ts';
@@ -8,6 +8,7 @@ import type { Deps } from '../../http/route.ts';
 import { signAccessToken } from '../../http/session.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
 import { magicLinkMail, passwordResetMail } from '../../mail/templates.ts';
+import { admitAttempt, recordSuccess } from './login-throttle.ts';
 import { hashPassword, verifyNothing, verifyPassword } from './passwords.ts';
 import { consumeToken, issueToken, retireTokens } from './tokens.ts';
 
@@ -62,20 +63,55 @@ export async function loadMe(db: Queryable, userId: number): Promise<Me> {
   };
 }
 
-async function session(deps: Deps, userId: number): Promise<LoginResponse> {
-  return {
-    access_token: await signAccessToken(deps.config.jwtSecret, userId),
-    me: await loadMe(deps.db, userId),
-  };
+/** A new session for the user: an access token at their current session version, and who they are. */
+export async function session(deps: Deps, userId: number): Promise<LoginResponse> {
+  const me = await loadMe(deps.db, userId);
+  const [row] = await deps.db
+    .select({ version: users.session_version })
+    .from(users)
+    .where(eq(users.id, userId));
+  return { access_token: await signAccessToken(deps.config.jwtSecret, userId, row?.version ?? 0), me };
 }
 
-export async function login(deps: Deps, email: string, password: string): Promise<LoginResponse> {
-  const user = await findUserByEmail(deps.db, email);
+/**
+ * Ends every session of a user issued so far (their access tokens stop working at once): after a
+ * password reset, a removal from an organization or a demotion. Call in the change's transaction.
+ */
+export async function endSessions(tx: Queryable, userId: number): Promise<void> {
+  await tx
+    .update(users)
+    .set({ session_version: sql`${users.session_version} + 1` })
+    .where(eq(users.id, userId));
+}
+
+/** A refusal is 401 (wrong email or password) or 428 (a solved challenge is needed first). */
+export type LoginOutcome =
+  | { ok: true; session: LoginResponse }
+  | { ok: false; status: 401 | 428; refusal: LoginRefusal };
+
+/**
+ * Checks a password, behind the sign-in throttle (login-throttle.ts): a refusal says whether the
+ * next attempt needs a solved challenge. Unknown emails are counted and answered like known ones.
+ */
+export async function login(
+  deps: Deps,
+  input: { email: string; password: string; captcha?: string | undefined },
+  ip: string,
+): Promise<LoginOutcome> {
+  const attempt = { email: normalizeEmail(input.email), ip, captcha: input.captcha };
+  const admission = await admitAttempt(deps, attempt);
+  if (!admission.admitted) return { ok: false, status: 428, refusal: admission.refusal };
+  const user = await findUserByEmail(deps.db, input.email);
   const ok = user?.password_hash
-    ? await verifyPassword(user.password_hash, password)
-    : await verifyNothing(password);
-  if (!user || !ok) throw new HttpError(401, authServiceMessages.invalidCredentials);
-  return session(deps, user.id);
+    ? await verifyPassword(user.password_hash, input.password)
+    : await verifyNothing(input.password);
+  if (!user || !ok) {
+    const refusal: LoginRefusal = { message: authServiceMessages.invalidCredentials };
+    if (admission.captchaNext) refusal.captcha = true;
+    return { ok: false, status: 401, refusal };
+  }
+  await recordSuccess(deps, attempt);
+  return { ok: true, session: await session(deps, user.id) };
 }
 
 /** Emails a one-time sign-in link. The token and its mail are written in one transaction. */
@@ -144,6 +180,8 @@ export async function resetPassword(deps: Deps, token: string, password: string)
       (await consumeToken(tx, 'password_reset', token)) ?? (await consumeToken(tx, 'set_password', token));
     if (!used) throw new HttpError(400, authServiceMessages.resetInvalid);
     await tx.update(users).set({ password_hash: passwordHash }).where(eq(users.id, used.userId));
+    // Whoever knew the old password may hold a session: it ends with the reset.
+    await endSessions(tx, used.userId);
     await retireTokens(tx, 'password_reset', used.userId);
     await retireTokens(tx, 'set_password', used.userId);
   });

@@ -13,7 +13,7 @@ import { organizations, users } from '../../db/schema.ts';
 import { HttpError, httpMessages } from '../../http/errors.ts';
 import { maxId } from '../../http/params.ts';
 import type { AuthUser, Deps } from '../../http/route.ts';
-import { verifyAccessToken } from '../../http/session.ts';
+import { isCurrentSession, verifyAccessToken } from '../../http/session.ts';
 import { effectiveLevel } from '../permissions/permissions.service.ts';
 import { createCheckoutSession, createPortalSession, StripeError, verifyStripeSignature } from './stripe.ts';
 
@@ -46,10 +46,18 @@ async function userFromToken(deps: Deps, token: string | undefined): Promise<Aut
   const id = Number(claims.sub);
   if (!Number.isSafeInteger(id) || id <= 0 || id > maxId) return null;
   const [user] = await deps.db
-    .select({ id: users.id, email: users.email, name: users.name, globalPermission: users.global_permission })
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      globalPermission: users.global_permission,
+      sessionVersion: users.session_version,
+    })
     .from(users)
     .where(eq(users.id, id));
-  return user ?? null;
+  if (!user || !isCurrentSession(claims, user.sessionVersion)) return null;
+  const { sessionVersion: _version, ...authUser } = user;
+  return authUser;
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   addresses,
   categories,
   documents,
+  invitations,
   organizationCategories,
   organizations,
   permissions,
@@ -78,14 +79,46 @@ export async function organizationDocuments(
 }
 
 /** The users holding a level on the organization itself (Organization.users), by email. */
+/**
+ * The organization's users by email: its members, each marked whether an admin may change their
+ * name and email (no other organization, not a super user), and the pending invitations.
+ */
 export async function organizationUsers(db: Queryable, orgId: number): Promise<Organization['users']> {
-  const rows = await db
-    .select({ id: users.id, name: users.name, email: users.email, level: permissions.level })
+  const members = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      level: permissions.level,
+      editable: sql<boolean>`not ${users.global_permission} and not exists (
+        select 1 from ${permissions} as other
+        where other.user_id = ${users.id} and other.org_id <> ${orgId})`,
+    })
     .from(permissions)
     .innerJoin(users, eq(users.id, permissions.user_id))
-    .where(eq(permissions.org_id, orgId))
-    .orderBy(asc(users.email));
-  return rows.map((u) => ({ id: u.id, name: displayName(u), email: u.email, level: u.level }));
+    .where(eq(permissions.org_id, orgId));
+  const invited = await db
+    .select({ id: users.id, name: users.name, email: users.email, level: invitations.level })
+    .from(invitations)
+    .innerJoin(users, eq(users.id, invitations.user_id))
+    .where(eq(invitations.org_id, orgId));
+  return [
+    ...members.map((u) => ({
+      id: u.id,
+      name: displayName(u),
+      email: u.email,
+      level: u.level,
+      editable: u.editable,
+    })),
+    ...invited.map((u) => ({
+      id: u.id,
+      name: displayName(u),
+      email: u.email,
+      level: u.level,
+      pending: true,
+      editable: false,
+    })),
+  ].sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
 }
 
 /** The category ids, each once; an id outside the catalogue is a 400 naming it. */

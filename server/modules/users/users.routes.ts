@@ -2,7 +2,11 @@ import * as z from 'zod/mini';
 import { MessageResponse } from '../../../src/contract/auth.ts';
 import { OrgUser } from '../../../src/contract/organization.ts';
 import {
+  AcceptInvitationResponse,
   AddPermissionRequest,
+  InvitationPreview,
+  InvitationRequest,
+  InvitationTokenRequest,
   type PermissionRequest,
   RemovePermissionRequest,
   UpdatePermissionRequest,
@@ -10,11 +14,16 @@ import {
 } from '../../../src/contract/users.ts';
 import { IdParams } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
+import * as invitations from './invitations.service.ts';
 import * as users from './users.service.ts';
 
 const error = (description: string) => ({ description, schema: MessageResponse });
 const tags = ['users'];
-const UsersResponse = z.object({ users: z.array(OrgUser) });
+const UsersResponse = z.object({
+  users: z.array(OrgUser),
+  /** A fresh token for the caller, when they demoted or removed themselves (their other sessions ended). */
+  access_token: z.optional(z.string()),
+});
 const orgFromBody = (input: { body: { org_id: number } }) => input.body.org_id;
 type PermissionBody = z.infer<typeof PermissionRequest>;
 const isAdd = (body: PermissionBody): body is z.infer<typeof AddPermissionRequest> => 'email' in body;
@@ -51,7 +60,7 @@ export const usersRoutes = [
       ),
     },
     handler: ({ deps, user, body }) =>
-      isAdd(body) ? users.addPermission(deps, user, body) : users.updatePermission(deps, body),
+      isAdd(body) ? users.addPermission(deps, user, body) : users.updatePermission(deps, user, body),
   }),
   defineRoute({
     method: 'delete',
@@ -65,7 +74,7 @@ export const usersRoutes = [
       404: error('User not found'),
       409: error('An organization needs at least one admin.'),
     },
-    handler: ({ deps, body }) => users.removePermission(deps, body),
+    handler: ({ deps, user, body }) => users.removePermission(deps, user, body),
   }),
   defineRoute({
     method: 'put',
@@ -77,10 +86,64 @@ export const usersRoutes = [
     body: UpdateUserRequest,
     responses: {
       200: { description: "The organization's users", schema: UsersResponse },
-      403: error('The user belongs to organizations the caller does not administer'),
+      403: error('The user belongs to another organization, or is a super user (admins cannot change them)'),
       404: error('User not found'),
       409: error('Another user already uses that email address.'),
     },
     handler: ({ deps, user, params, body }) => users.updateUser(deps, user, params.id, body),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/user/invitation',
+    access: { level: 'admin', capability: 'users.manage', org: orgFromBody },
+    summary: 'Send a pending invitation to an existing account again, with a new link',
+    tags,
+    body: InvitationRequest,
+    responses: {
+      200: { description: "The organization's users", schema: UsersResponse },
+      404: error('Invitation not found'),
+    },
+    handler: ({ deps, user, body }) => invitations.resendInvitation(deps, user, body),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/api/user/invitation',
+    access: { level: 'admin', capability: 'users.manage', org: orgFromBody },
+    summary: 'Cancel a pending invitation (its link stops working)',
+    tags,
+    body: InvitationRequest,
+    responses: {
+      200: { description: "The organization's users", schema: UsersResponse },
+      404: error('Invitation not found'),
+    },
+    handler: ({ deps, body }) => invitations.cancelInvitation(deps, body),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/invitation',
+    access: 'anonymous',
+    summary: 'What an invitation link offers (organization, level, who invited), before its owner accepts',
+    tags,
+    body: InvitationTokenRequest,
+    rateLimit: { failuresOnly: true },
+    responses: {
+      200: { description: 'The invitation', schema: InvitationPreview },
+      400: error('The link is invalid, expired or cancelled'),
+    },
+    handler: ({ deps, body }) => invitations.previewInvitation(deps, body.token),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/invitation/accept',
+    access: 'anonymous',
+    summary: 'Accept an invitation: join the organization, and sign in',
+    tags,
+    body: InvitationTokenRequest,
+    rateLimit: { failuresOnly: true },
+    responses: {
+      200: { description: 'Joined and signed in', schema: AcceptInvitationResponse },
+      400: error('The link is invalid, used, expired or cancelled'),
+    },
+    handler: ({ deps, body }) => invitations.acceptInvitation(deps, body.token),
   }),
 ];

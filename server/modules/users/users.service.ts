@@ -2,22 +2,18 @@ import { and, count, eq, ne } from 'drizzle-orm';
 import type { PermissionLevel } from '../../../src/contract/access.ts';
 import { atLeast } from '../../../src/contract/access.ts';
 import type { Organization } from '../../../src/contract/organization.ts';
-import { noName } from '../../../src/contract/users.ts';
+import { invitationMessages, noName } from '../../../src/contract/users.ts';
 import type { Tx } from '../../db/client.ts';
 import { organizations, permissions, users } from '../../db/schema.ts';
-import { HttpError, httpMessages } from '../../http/errors.ts';
+import { HttpError } from '../../http/errors.ts';
 import type { AuthUser, Deps } from '../../http/route.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
 import { invitationMail } from '../../mail/templates.ts';
-import { displayName, normalizeEmail } from '../auth/auth.service.ts';
+import { displayName, endSessions, normalizeEmail, session } from '../auth/auth.service.ts';
 import { issueToken } from '../auth/tokens.ts';
 import { organizationUsers } from '../organization/organization.service.ts';
-import { effectiveLevel } from '../permissions/permissions.service.ts';
-import {
-  findOrCreateUser,
-  setPasswordLifetimeDays,
-  setPasswordLifetimeMs,
-} from '../registration/registration.service.ts';
+import { setPasswordLifetimeDays, setPasswordLifetimeMs } from '../registration/registration.service.ts';
+import { invite } from './invitations.service.ts';
 
 export const usersMessages = {
   alreadyMember: 'That user already has access to this organization.',
@@ -25,11 +21,24 @@ export const usersMessages = {
   userNotFound: 'User not found',
   emailTaken: 'Another user already uses that email address.',
   idMismatch: 'user_id: Must be the user of the address',
-  sharedUser:
-    'This user also belongs to organizations you do not administer, so only they can change their email address.',
 } as const;
 
-type UsersResponse = { users: Organization['users'] };
+type UsersResponse = { users: Organization['users']; access_token?: string };
+
+/**
+ * A change that ended a user's sessions and was made by that user: the session that made it
+ * carries on with a fresh token (their other sessions stay ended).
+ */
+async function keepCallerSignedIn(
+  deps: Deps,
+  actor: AuthUser,
+  userId: number,
+  ended: boolean,
+  response: UsersResponse,
+): Promise<UsersResponse> {
+  if (!ended || actor.id !== userId) return response;
+  return { ...response, access_token: (await session(deps, userId)).access_token };
+}
 
 async function usersOf(tx: Tx, orgId: number): Promise<UsersResponse> {
   return { users: await organizationUsers(tx, orgId) };
@@ -67,8 +76,9 @@ async function keepAnAdmin(tx: Tx, orgId: number, leavingUserId: number): Promis
 }
 
 /**
- * Adds a user by email: finds or creates them (a new user is named as given, or 'No Name') and
- * invites a user without a password by email, all in one transaction.
+ * Adds a user by email, in one transaction. A new email becomes an account (named as given, or
+ * 'No Name') with access at once and an email to create a password. An existing account is never
+ * attached without its owner: it gets a pending invitation and an email to accept it.
  */
 export async function addPermission(
   deps: Deps,
@@ -76,66 +86,84 @@ export async function addPermission(
   input: { org_id: number; email: string; level: PermissionLevel; name?: string | undefined },
 ): Promise<UsersResponse> {
   const { config } = deps;
+  const email = normalizeEmail(input.email);
   return deps.db.transaction(async (tx) => {
     const [organization] = await tx
       .select({ name: organizations.name })
       .from(organizations)
       .where(eq(organizations.id, input.org_id));
-    const user = await findOrCreateUser(tx, input.email, input.name || noName);
-    const added = await tx
-      .insert(permissions)
-      .values({ org_id: input.org_id, user_id: user.id, level: input.level })
+    const [created] = await tx
+      .insert(users)
+      .values({ email, name: input.name || noName })
       .onConflictDoNothing()
-      .returning({ id: permissions.id });
-    if (added.length === 0) throw new HttpError(409, usersMessages.alreadyMember);
-    if (!user.password_hash) {
-      const token = await issueToken(tx, 'set_password', user.id, setPasswordLifetimeMs);
-      await enqueueMail(
-        tx,
-        invitationMail({
-          to: user.email,
-          name: displayName(user),
-          supportEmail: config.supportEmail,
-          url: `${config.publicUrl}/portal/reset-password?token=${encodeURIComponent(token)}`,
-          organizationName: organization?.name ?? 'an organization',
-          invitedBy: displayName(actor),
-          days: setPasswordLifetimeDays,
-        }),
-      );
+      .returning();
+    if (!created) {
+      const [existing] = await tx.select().from(users).where(eq(users.email, email));
+      if (!existing) throw new Error('user upsert returned no row');
+      const [member] = await tx
+        .select({ id: permissions.id })
+        .from(permissions)
+        .where(and(eq(permissions.org_id, input.org_id), eq(permissions.user_id, existing.id)));
+      if (member) throw new HttpError(409, usersMessages.alreadyMember);
+      await invite(tx, deps, actor, { org_id: input.org_id, user_id: existing.id, level: input.level });
+      return usersOf(tx, input.org_id);
     }
+    await tx.insert(permissions).values({ org_id: input.org_id, user_id: created.id, level: input.level });
+    const token = await issueToken(tx, 'set_password', created.id, setPasswordLifetimeMs);
+    await enqueueMail(
+      tx,
+      invitationMail({
+        to: created.email,
+        name: displayName(created),
+        supportEmail: config.supportEmail,
+        url: `${config.publicUrl}/portal/reset-password?token=${encodeURIComponent(token)}`,
+        organizationName: organization?.name ?? 'an organization',
+        invitedBy: displayName(actor),
+        days: setPasswordLifetimeDays,
+      }),
+    );
     return usersOf(tx, input.org_id);
   });
 }
 
 export async function updatePermission(
   deps: Deps,
+  actor: AuthUser,
   input: { org_id: number; user_id: number; level: PermissionLevel },
 ): Promise<UsersResponse> {
-  return deps.db.transaction(async (tx) => {
+  let demoted = false;
+  const response = await deps.db.transaction(async (tx) => {
     const current = await permissionOf(tx, input.org_id, input.user_id);
     if (current.level === 'admin' && input.level !== 'admin')
       await keepAnAdmin(tx, input.org_id, input.user_id);
     await tx.update(permissions).set({ level: input.level }).where(eq(permissions.id, current.id));
+    // A demoted user's open sessions end, so nothing keeps acting with the old level.
+    demoted = !atLeast(input.level, current.level);
+    if (demoted) await endSessions(tx, input.user_id);
     return usersOf(tx, input.org_id);
   });
+  return keepCallerSignedIn(deps, actor, input.user_id, demoted, response);
 }
 
 export async function removePermission(
   deps: Deps,
+  actor: AuthUser,
   input: { org_id: number; user_id: number },
 ): Promise<UsersResponse> {
-  return deps.db.transaction(async (tx) => {
+  const response = await deps.db.transaction(async (tx) => {
     const current = await permissionOf(tx, input.org_id, input.user_id);
     if (current.level === 'admin') await keepAnAdmin(tx, input.org_id, input.user_id);
     await tx.delete(permissions).where(eq(permissions.id, current.id));
+    await endSessions(tx, input.user_id);
     return usersOf(tx, input.org_id);
   });
+  return keepCallerSignedIn(deps, actor, input.user_id, true, response);
 }
 
 /**
- * Name and email of a user of the organization. An email change is an account takeover risk (the
- * new address can reset the password), so an admin may change it only for users whose every
- * organization they administer too, and never a super user's unless they are one.
+ * Name and email of a user of the organization. Both identify a person everywhere (and a new email
+ * can reset the password), so an admin changes them only for an account that belongs to no other
+ * organization and is not a super user's; a super user may change any, and anyone their own.
  */
 export async function updateUser(
   deps: Deps,
@@ -149,16 +177,17 @@ export async function updateUser(
     await permissionOf(tx, input.org_id, input.user_id);
     const [user] = await tx.select().from(users).where(eq(users.id, input.user_id)).for('update');
     if (!user) throw new HttpError(404, usersMessages.userNotFound);
-    if (email !== user.email) {
-      if (user.global_permission && !actor.globalPermission) throw new HttpError(403, httpMessages.forbidden);
-      const held = await tx
-        .select({ org_id: permissions.org_id })
+    const changes = email !== user.email || input.name !== user.name;
+    if (changes && !actor.globalPermission && actor.id !== user.id) {
+      if (user.global_permission) throw new HttpError(403, invitationMessages.superUser);
+      const [elsewhere] = await tx
+        .select({ id: permissions.id })
         .from(permissions)
-        .where(eq(permissions.user_id, user.id));
-      for (const { org_id } of held) {
-        if (!atLeast(await effectiveLevel(tx, actor, org_id), 'admin'))
-          throw new HttpError(403, usersMessages.sharedUser);
-      }
+        .where(and(eq(permissions.user_id, user.id), ne(permissions.org_id, input.org_id)))
+        .limit(1);
+      if (elsewhere) throw new HttpError(403, invitationMessages.sharedUser);
+    }
+    if (email !== user.email) {
       const [taken] = await tx
         .select({ id: users.id })
         .from(users)

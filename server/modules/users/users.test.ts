@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outbox, permissions, users } from '../../db/schema.ts';
+import { permissions, users } from '../../db/schema.ts';
 import { call, demoOrganizationIds, lastMailTo, linkIn, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 
@@ -56,6 +56,7 @@ describe('POST /api/user/permission (add)', () => {
       name: 'No Name',
       email: 'new.person@example.org',
       level: 'read',
+      editable: true,
     });
     const mail = await lastMailTo(t.db, 'new.person@example.org');
     expect(mail?.subject).toBe('You have been added to Hope Harbor Foundation on Twofold');
@@ -74,11 +75,10 @@ describe('POST /api/user/permission (add)', () => {
     );
   });
 
-  it('gives an existing user access without a new account or an invitation', async () => {
-    const mails = (await t.db.select().from(outbox)).length;
+  it('never attaches an existing account: it is invited, pending, until its owner accepts', async () => {
     const res = await post('admin', {
       org_id: maple,
-      email: 'writer@twofold.test',
+      email: 'Writer@twofold.test',
       level: 'write',
       name: 'Ignored',
     });
@@ -88,8 +88,27 @@ describe('POST /api/user/permission (add)', () => {
       name: 'Wren Castillo',
       email: 'writer@twofold.test',
       level: 'write',
+      pending: true,
+      editable: false,
     });
-    expect((await t.db.select().from(outbox)).length).toBe(mails);
+    // No access yet, and the name given by the admin is not applied to someone else's account.
+    expect(await levelOf(maple, ids.writer ?? 0)).toBeUndefined();
+    expect(
+      (
+        await t.db
+          .select()
+          .from(users)
+          .where(eq(users.id, ids.writer ?? 0))
+      )[0]?.name,
+    ).toBe('Wren Castillo');
+    const mail = await lastMailTo(t.db, 'writer@twofold.test');
+    expect(mail?.subject).toBe('Alex Morgan invited you to Maple Street PTA on Twofold');
+    const link = linkIn(mail?.text ?? '', 'http://portal.test/portal/login?invitation=');
+    const accepted = await call(t.app, 'POST', '/api/invitation/accept', {
+      body: { token: link.searchParams.get('invitation') },
+    });
+    expect(accepted.status).toBe(200);
+    expect(await levelOf(maple, ids.writer ?? 0)).toBe('write');
   });
 
   it('refuses a user who already has access, with 409', async () => {
@@ -146,6 +165,9 @@ describe('POST /api/user/permission (update) and DELETE /api/user/permission', (
     expect((await post('admin', { org_id: hope, user_id: ids.admin, level: 'write' })).status).toBe(200);
     await post('super', { org_id: hope, user_id: ids.admin, level: 'admin' });
     await post('super', { org_id: hope, user_id: ids.writer, level: 'write' });
+    // Stepping down ended the admin's and the writer's sessions: they sign in again.
+    tokens.admin = await signIn(t.app, 'admin@twofold.test');
+    tokens.writer = await signIn(t.app, 'writer@twofold.test');
   });
 });
 
@@ -168,6 +190,7 @@ describe('PUT /api/user/{id}', () => {
       name: 'Tempest',
       email: 'tempest@example.org',
       level: 'read',
+      editable: true,
     });
   });
 
@@ -205,46 +228,83 @@ describe('PUT /api/user/{id}', () => {
     ).toBe('reader@twofold.test');
   });
 
-  it('lets an admin change the email only of users who belong to nothing they do not administer', async () => {
-    // The writer also gets Maple Street access from its admin; the Maple admin only is not Hope's.
+  it("refuses an admin's change to the name or email of an account in another organization, or a super user's", async () => {
     const [mapleOnly] = await t.db
       .insert(users)
       .values({ email: 'maple-only@example.org', name: 'M' })
       .returning();
     await t.db.insert(permissions).values({ org_id: maple, user_id: mapleOnly?.id ?? 0, level: 'admin' });
-    const mapleToken = await (async () => {
-      await t.db
-        .update(users)
-        .set({
-          password_hash:
-            (
-              await t.db
-                .select()
-                .from(users)
-                .where(eq(users.id, ids.admin ?? 0))
-            )[0]?.password_hash ?? null,
-        })
-        .where(eq(users.id, mapleOnly?.id ?? 0));
-      return signIn(t.app, 'maple-only@example.org');
-    })();
+    const [admin] = await t.db
+      .select()
+      .from(users)
+      .where(eq(users.id, ids.admin ?? 0));
+    await t.db
+      .update(users)
+      .set({ password_hash: admin?.password_hash ?? null })
+      .where(eq(users.id, mapleOnly?.id ?? 0));
+    const mapleToken = await signIn(t.app, 'maple-only@example.org');
     await t.db.insert(permissions).values({ org_id: maple, user_id: ids.reader ?? 0, level: 'read' });
-    const res = await call(t.app, 'PUT', `/api/user/${ids.reader}`, {
-      token: mapleToken,
-      body: { org_id: maple, user_id: ids.reader, name: 'Riley Chen', email: 'stolen@example.org' },
+    const shared =
+      'This account also belongs to other organizations, so only its owner can change its name and email.';
+    for (const body of [
+      { org_id: maple, user_id: ids.reader, name: 'Riley Chen', email: 'stolen@example.org' },
+      { org_id: maple, user_id: ids.reader, name: 'Renamed', email: 'reader@twofold.test' },
+    ]) {
+      const res = await call(t.app, 'PUT', `/api/user/${ids.reader}`, { token: mapleToken, body });
+      expect(res.status).toBe(403);
+      expect(res.json).toEqual({ message: shared });
+    }
+    // Even an admin of every organization the account is in: it is still someone else's account.
+    const both = await put('admin', ids.reader ?? 0, {
+      org_id: hope,
+      user_id: ids.reader,
+      name: 'Renamed',
+      email: 'reader@twofold.test',
     });
-    expect(res.status).toBe(403);
+    expect(both.status).toBe(403);
+    const [reader] = await t.db
+      .select()
+      .from(users)
+      .where(eq(users.id, ids.reader ?? 0));
+    expect([reader?.name, reader?.email]).toEqual(['Riley Chen', 'reader@twofold.test']);
+    // The list says which rows an admin may edit.
+    const list = await call(t.app, 'GET', `/api/organization/${maple}`, { token: mapleToken });
+    const row = (id: number | undefined) =>
+      list.json.organization.users.find((u: { id: number }) => u.id === id);
+    expect(row(ids.reader).editable).toBe(false);
+    expect(row(mapleOnly?.id).editable).toBe(true);
+
+    // A super user's account, even in this organization only.
+    await t.db.insert(permissions).values({ org_id: hope, user_id: ids.super ?? 0, level: 'read' });
+    const superUser = await put('admin', ids.super ?? 0, {
+      org_id: hope,
+      user_id: ids.super,
+      name: 'Not Super',
+      email: 'super@twofold.test',
+    });
+    expect(superUser.status).toBe(403);
+    expect(superUser.json).toEqual({
+      message: "A super user's name and email can only be changed by a super user.",
+    });
+
+    // A super user may; and anyone may change their own.
     expect(
       (
-        await t.db
-          .select()
-          .from(users)
-          .where(eq(users.id, ids.reader ?? 0))
-      )[0]?.email,
-    ).toBe('reader@twofold.test');
-    const nameOnly = await call(t.app, 'PUT', `/api/user/${ids.reader}`, {
+        await put('super', ids.reader ?? 0, {
+          org_id: maple,
+          user_id: ids.reader,
+          name: 'Riley C.',
+          email: 'reader@twofold.test',
+        })
+      ).status,
+    ).toBe(200);
+    const own = await call(t.app, 'PUT', `/api/user/${mapleOnly?.id}`, {
       token: mapleToken,
-      body: { org_id: maple, user_id: ids.reader, name: 'Riley C.', email: 'reader@twofold.test' },
+      body: { org_id: maple, user_id: mapleOnly?.id, name: 'Morgan', email: 'maple-only@example.org' },
     });
-    expect(nameOnly.status).toBe(200);
+    expect(own.status).toBe(200);
+    await t.db
+      .delete(permissions)
+      .where(and(eq(permissions.org_id, hope), eq(permissions.user_id, ids.super ?? 0)));
   });
 });

@@ -23,6 +23,13 @@ afterEach(() => {
   localStorage.clear();
 });
 
+/** A real ALTCHA (v1) challenge whose answer is `number`: sha256(salt + number). */
+async function challengeFor(number: number, salt = 'salt-1?expires=9999999999') {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${salt}${number}`));
+  const challenge = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return { algorithm: 'SHA-256', challenge, maxnumber: 1000, salt, signature: `sig-${number}` };
+}
+
 async function loginPage() {
   const toaster = await mount('twofold-toaster');
   const el = await mount('twofold-login');
@@ -68,6 +75,97 @@ describe('<twofold-login>', () => {
       'the button back to Sign in',
     );
     assertEqual(localStorage.getItem('auth_token'), null, 'no token stored');
+  });
+
+  it('solves the challenge the server asks for and sends the sign-in again with it', async () => {
+    const challenge = await challengeFor(7);
+    const seen = mockApi((call) => {
+      if (call.path === '/api/captcha/challenge') return jsonResponse(200, challenge);
+      const body = call.body as { captcha?: string };
+      if (call.path === '/api/auth/login' && !body.captcha)
+        return jsonResponse(428, { message: 'Please complete the verification to sign in.', captcha: true });
+      // Answered with a refusal, not a session: signing in navigates away from the test page
+      // (the end-to-end sign-in spec follows a real one).
+      if (call.path === '/api/auth/login') return jsonResponse(401, { message: 'Stop here' });
+      return jsonResponse(404, { message: 'Not found' });
+    });
+    const { root, toasts } = await loginPage();
+    fill(input(root, 'Email') as HTMLInputElement, 'reader@twofold.test');
+    fill(input(root, 'Password') as HTMLInputElement, 'twofold-demo');
+    button(root, 'Sign in')?.click();
+    await waitFor(() => byText(toasts, 'Stop here'), 'the answer to the second try');
+    const logins = seen.filter((c) => c.path === '/api/auth/login');
+    assertEqual(logins.length, 2, 'sign-in tried again once, with the challenge');
+    const sent = JSON.parse(atob((logins[1]?.body as { captcha?: string } | undefined)?.captcha ?? ''));
+    assertEqual(sent.number, 7, 'the solved number');
+    assertEqual(sent.signature, challenge.signature, 'the challenge it solved');
+  });
+
+  it('after a wrong password that asks for the challenge, says so and solves it before the next try', async () => {
+    let challenges = 0;
+    const seen = mockApi(async (call) => {
+      if (call.path === '/api/captcha/challenge') return jsonResponse(200, await challengeFor(challenges++));
+      return jsonResponse(401, { message: 'Invalid email or password', captcha: true });
+    });
+    const { root, toasts } = await loginPage();
+    fill(input(root, 'Email') as HTMLInputElement, 'reader@twofold.test');
+    fill(input(root, 'Password') as HTMLInputElement, 'wrong-password');
+    button(root, 'Sign in')?.click();
+    await waitFor(() => byText(toasts, 'Invalid email or password'), "the server's message");
+    const notice = await waitFor(
+      () =>
+        byText(
+          root,
+          'After several failed sign-ins, this browser solves a short security check each time you sign in.',
+        ),
+      'the notice that a check is needed',
+    );
+    assert(notice.closest('[role="status"]'), 'announced politely');
+    assertEqual(seen.filter((c) => c.path === '/api/auth/login').length, 1, 'a wrong password is not resent');
+    await waitFor(() => button(root, 'Sign in') && !button(root, 'Sign in')?.disabled, 'ready again');
+    button(root, 'Sign in')?.click();
+    await waitFor(() => seen.filter((c) => c.path === '/api/auth/login').length === 2, 'the second try');
+    const second = seen.filter((c) => c.path === '/api/auth/login')[1]?.body as { captcha?: string };
+    assert(second.captcha, 'the second try carries a solved challenge');
+    assertEqual(JSON.parse(atob(second.captcha ?? '')).number, 0, 'solved before sending');
+  });
+
+  it('an invitation link shows what is offered and leaves the token out of the address bar', async () => {
+    history.replaceState(null, '', '?invitation=invitation-token-123456');
+    const seen = mockApi(() =>
+      jsonResponse(200, {
+        organization: 'Maple Street PTA',
+        level: 'write',
+        email: 'reader@twofold.test',
+        invited_by: 'Alex Morgan',
+      }),
+    );
+    const { root, el } = await loginPage();
+    const heading = await waitFor(() => byText(root, 'Join Maple Street PTA'), 'the invitation');
+    assert(button(root, 'Accept invitation'), 'Accept');
+    assertEqual(location.search, '', 'token removed from the address bar');
+    assertEqual(
+      JSON.stringify(seen[0]?.body),
+      JSON.stringify({ token: 'invitation-token-123456' }),
+      'preview body',
+    );
+    await waitFor(() => root.activeElement === heading, 'focus on the heading');
+    assertEqual((await axeViolations(el)).join('\n'), '', 'axe violations');
+    button(root, 'Not now')?.click();
+    await waitFor(() => button(root, 'Sign in'), 'back to the sign-in form');
+    assertEqual(seen.length, 1, 'nothing accepted');
+  });
+
+  it('an invalid invitation link says so, with a way back', async () => {
+    history.replaceState(null, '', '?invitation=invitation-token-123456');
+    const message =
+      'This invitation is invalid, has expired or was cancelled. Ask an admin of the organization to send a new one.';
+    mockApi(() => jsonResponse(400, { message }));
+    const { root } = await loginPage();
+    const title = await waitFor(() => byText(root, 'Invitation Invalid'), 'the failure');
+    assert(title.closest('[role="alert"]'), 'announced');
+    assert(byText(root, message), "the server's message");
+    assert(button(root, 'Back to Sign In'), 'a way back');
   });
 
   it("reads 'Signing in...' while the request is in flight", async () => {

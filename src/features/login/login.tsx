@@ -1,8 +1,17 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { forgot, login, noTokenMessage, otp, otpVerify } from '../../api/auth.ts';
+import {
+  acceptInvitation,
+  forgot,
+  login,
+  noTokenMessage,
+  otp,
+  otpVerify,
+  previewInvitation,
+} from '../../api/auth.ts';
 import { ApiError, errorMessage, NetworkError } from '../../api/client.ts';
-import { email as emailSchema, LoginForm } from '../../contract/index.ts';
+import { email as emailSchema, type InvitationPreview, LoginForm } from '../../contract/index.ts';
 import { login as startSession } from '../../state/session.ts';
+import { storageKeys, writeStored } from '../../state/storage.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
@@ -12,6 +21,7 @@ import { Field } from '../../ui/field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { fieldErrors, queryParam, safeRedirect, stripQueryParams } from '../common.ts';
+import { fetchAndSolve } from '../contact/captcha.ts';
 
 /** spec (part 1, section 8, Access) and section 2 (Login screen), word for word. */
 export const loginTexts = {
@@ -27,6 +37,12 @@ export const loginTexts = {
   magicSent: 'Magic Link Sent!',
   noUser: 'No User Found',
   supportEmail: 'support@twofold.test',
+  // Not in the spec: the sign-in challenge after repeated failures.
+  verificationNeeded:
+    'After several failed sign-ins, this browser solves a short security check each time you sign in.',
+  verifying: 'Running a security check...',
+  verificationFailed: 'The security check could not be completed. Please try again.',
+  invitationInvalid: 'Invitation Invalid',
 } as const;
 
 export interface LoginProps {
@@ -38,9 +54,12 @@ export interface LoginProps {
 export function Login({ redirect }: LoginProps) {
   const destination = safeRedirect(redirect ?? queryParam('redirect'));
   const [magicToken, setMagicToken] = useState(() => queryParam('magic'));
+  const [invitationToken, setInvitationToken] = useState(() => queryParam('invitation'));
   const [tab, setTab] = useState('password');
 
   if (magicToken) return <MagicLanding token={magicToken} onBack={() => setMagicToken(null)} />;
+  if (invitationToken)
+    return <InvitationLanding token={invitationToken} onBack={() => setInvitationToken(null)} />;
 
   return (
     <div className="card login" part="card">
@@ -69,6 +88,15 @@ function PasswordForm({ destination }: { destination: string }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [loading, setLoading] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
+  // After a few failed sign-ins the server asks for a solved proof-of-work challenge each time.
+  const [challenge, setChallenge] = useState<'off' | 'needed' | 'solving'>('off');
+
+  const solveChallenge = async (): Promise<string | null> => {
+    setChallenge('solving');
+    const token = await fetchAndSolve();
+    setChallenge('needed');
+    return token;
+  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -79,14 +107,32 @@ function PasswordForm({ destination }: { destination: string }) {
     }
     setErrors({});
     setLoading(true);
-    try {
-      const response = await login(parsed.data.email, parsed.data.password);
+    const send = async (captcha?: string) => {
+      const response = await login(parsed.data.email, parsed.data.password, captcha);
       emit(host, 'twofold-signed-in', { user: response.me, redirect: destination });
       startSession(response, destination);
+    };
+    let failure: unknown;
+    try {
+      let captcha: string | undefined;
+      if (challenge !== 'off') captcha = (await solveChallenge()) ?? undefined;
+      if (challenge !== 'off' && !captcha) throw new Error(loginTexts.verificationFailed);
+      try {
+        return await send(captcha);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.captcha)) throw error;
+        setChallenge('needed');
+        // 428: the password was not even checked, for want of a challenge: solve one, send again.
+        if (error.status !== 428 || captcha) throw error;
+      }
+      const solved = await solveChallenge();
+      if (!solved) throw new Error(loginTexts.verificationFailed);
+      return await send(solved);
     } catch (error) {
-      toast({ title: loginTexts.loginFailed, description: loginFailure(error), variant: 'destructive' });
-      setLoading(false);
+      failure = error;
     }
+    toast({ title: loginTexts.loginFailed, description: loginFailure(failure), variant: 'destructive' });
+    setLoading(false);
   };
 
   // Focus the first invalid field once React has rendered the error state.
@@ -128,6 +174,12 @@ function PasswordForm({ destination }: { destination: string }) {
             Forgot password?
           </Button>
         </div>
+        {challenge === 'off' ? null : (
+          <div className="login__verification muted" role="status" part="verification">
+            {challenge === 'solving' ? <span className="spinner__circle" aria-hidden="true" /> : null}
+            <span>{challenge === 'solving' ? loginTexts.verifying : loginTexts.verificationNeeded}</span>
+          </div>
+        )}
         <Button type="submit" block disabled={loading} part="submit-button">
           {loading ? 'Signing in...' : 'Sign in'}
         </Button>
@@ -146,6 +198,7 @@ function loginFailure(error: unknown): string {
   if (error instanceof ApiError) return error.fromServer ? error.message : loginTexts.loginFailedFallback;
   if (error instanceof NetworkError) return error.message;
   if (error instanceof Error && error.message === noTokenMessage) return noTokenMessage;
+  if (error instanceof Error && error.message === loginTexts.verificationFailed) return error.message;
   return loginTexts.loginFailedFallback;
 }
 
@@ -366,6 +419,95 @@ function MagicLanding({ token, onBack }: { token: string; onBack: () => void }) 
       <Button variant="secondary" onClick={onBack}>
         Back to Sign In
       </Button>
+    </div>
+  );
+}
+
+/**
+ * Where an invitation to an organization lands: what is offered, and the owner's choice. Accepting
+ * joins the organization and signs in (the link proved the mailbox); nothing happens otherwise.
+ */
+function InvitationLanding({ token, onBack }: { token: string; onBack: () => void }) {
+  const { host } = useElement();
+  const [preview, setPreview] = useState<InvitationPreview | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [accepting, setAccepting] = useState(false);
+  const started = useRef(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    // The token works once: keep it out of the address bar, history and bookmarks.
+    stripQueryParams('invitation');
+    previewInvitation(token)
+      .then(setPreview)
+      .catch((error: unknown) => setFailure(errorMessage(error)));
+  }, [token]);
+
+  useEffect(() => {
+    if (preview || failure) heading.current?.focus();
+  }, [preview, failure]);
+
+  const accept = async () => {
+    setAccepting(true);
+    try {
+      const response = await acceptInvitation(token);
+      // Open the organization just joined, whatever else the user belongs to.
+      writeStored(storageKeys.currentOrganizationId, String(response.organization_id));
+      const destination = safeRedirect(response.redirect);
+      emit(host, 'twofold-signed-in', { user: response.me, redirect: destination });
+      startSession(response, destination);
+    } catch (error) {
+      setFailure(errorMessage(error));
+      setAccepting(false);
+    }
+  };
+
+  if (failure) {
+    return (
+      <div className="card login" part="card">
+        <div className="login__state" role="alert">
+          <h1 className="card__title" tabIndex={-1} ref={heading}>
+            {loginTexts.invitationInvalid}
+          </h1>
+          <p>{failure}</p>
+        </div>
+        <Button variant="secondary" onClick={onBack}>
+          Back to Sign In
+        </Button>
+      </div>
+    );
+  }
+  if (!preview) {
+    return (
+      <div className="card login" part="card">
+        <Spinner label="Opening your invitation..." />
+        <p className="muted">Opening your invitation...</p>
+      </div>
+    );
+  }
+  return (
+    <div className="card login" part="card">
+      <header className="card__header">
+        <p className="card__brand">Twofold</p>
+        <h1 className="card__title" tabIndex={-1} ref={heading}>
+          Join {preview.organization}
+        </h1>
+      </header>
+      <p>
+        {preview.invited_by} invited <strong>{preview.email}</strong> to join{' '}
+        <strong>{preview.organization}</strong> on Twofold with {preview.level} access.
+      </p>
+      <p className="muted">You join only if you accept. Accepting also signs you in.</p>
+      <div className="login__actions">
+        <Button onClick={() => void accept()} disabled={accepting} part="submit-button">
+          {accepting ? 'Accepting...' : 'Accept invitation'}
+        </Button>
+        <Button variant="secondary" onClick={onBack} disabled={accepting}>
+          Not now
+        </Button>
+      </div>
     </div>
   );
 }

@@ -15,8 +15,9 @@ import {
   currentOrganization,
   organizationLoading,
   replaceCurrentOrganization,
+  startOrganization,
 } from '../../state/organization.ts';
-import { isSuperUser } from '../../state/session.ts';
+import { initSession, isSuperUser } from '../../state/session.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
@@ -64,6 +65,11 @@ export interface OrganizationDetailsProps {
 /** The Organization Details screen: the organization's tabs, Cancel and Save Changes. */
 export function OrganizationDetails({ tab }: OrganizationDetailsProps) {
   useSignals();
+  // The portal starts the session and the organization; a page embedding only this element
+  // needs it to do so itself (both calls do nothing when already done).
+  useEffect(() => {
+    void initSession().then(() => startOrganization());
+  }, []);
   const organization = currentOrganization.value;
   const level: EffectiveLevel = currentLevel.value ?? 'none';
 

@@ -2,8 +2,10 @@ import { type FormEvent, useRef, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import {
   addPermission,
+  cancelInvitation,
   type OrganizationUser,
   removePermission,
+  resendInvitation,
   updatePermission,
   updateUser,
 } from '../../api/organization.ts';
@@ -16,6 +18,7 @@ import {
   permissionLevels,
 } from '../../contract/index.ts';
 import { patchCurrentOrganization } from '../../state/organization.ts';
+import { user as signedInUser } from '../../state/session.ts';
 import { toast } from '../../state/toasts.ts';
 import { Badge, type BadgeVariant } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
@@ -30,6 +33,19 @@ export const usersTexts = {
   updateFailed: 'Failed to update user',
   removed: 'User removed successfully',
   removeFailed: 'Failed to remove user',
+} as const;
+
+/** Not in the spec: invitations of existing accounts, and why some names cannot be edited. */
+export const invitationTexts = {
+  sent: 'Invitation sent',
+  resent: 'Invitation sent again',
+  resendFailed: 'Failed to resend invitation',
+  cancelled: 'Invitation cancelled',
+  cancelFailed: 'Failed to cancel invitation',
+  pending: 'Pending',
+  pendingHint: 'Invited; joins when they accept the emailed invitation.',
+  readOnly:
+    "This account also belongs to other organizations or is a super user's, so only its owner can change its name and email.",
 } as const;
 
 /** spec (section 6): "shown as badges (admin red, write blue, read green)". */
@@ -186,6 +202,10 @@ function UserRow({
   const [email, setEmail] = useState(user.email);
   const [level, setLevel] = useState<PermissionLevel>(user.level);
   const [saving, setSaving] = useState(false);
+  // Name and email identify a person everywhere: an admin edits them only on an account that is
+  // this organization's alone and not a super user's (the server decides; super users may).
+  const me = signedInUser.value;
+  const identityEditable = user.editable !== false || me?.globalPermission === true || me?.id === user.id;
 
   const start = () => {
     setName(user.name);
@@ -199,7 +219,7 @@ function UserRow({
     setSaving(true);
     try {
       let users: OrganizationUser[] | null = null;
-      if (name.trim() !== user.name || email.trim() !== user.email) {
+      if (identityEditable && (name.trim() !== user.name || email.trim() !== user.email)) {
         users = await updateUser({
           org_id: organizationId,
           user_id: user.id,
@@ -227,7 +247,15 @@ function UserRow({
       <tr className="details__row--editing">
         <td colSpan={4}>
           <form className="details__inline-form" onSubmit={save} aria-label={`Edit ${user.email}`}>
-            <TextField label="Name" name="user_name" value={name} onChange={setName} maxLength={100} />
+            <TextField
+              label="Name"
+              name="user_name"
+              value={name}
+              onChange={setName}
+              maxLength={100}
+              readOnly={!identityEditable}
+              hint={identityEditable ? undefined : invitationTexts.readOnly}
+            />
             <TextField
               label="Email"
               name="user_email"
@@ -235,6 +263,7 @@ function UserRow({
               value={email}
               onChange={setEmail}
               maxLength={255}
+              readOnly={!identityEditable}
             />
             <SelectField
               label="Permission Level"
@@ -257,6 +286,18 @@ function UserRow({
     );
   }
 
+  if (user.pending) {
+    return (
+      <PendingRow
+        organizationId={organizationId}
+        user={user}
+        manage={manage}
+        onUsers={onUsers}
+        onProblem={onProblem}
+      />
+    );
+  }
+
   return (
     <tr>
       <td>{user.name}</td>
@@ -272,6 +313,84 @@ function UserRow({
             </Button>
             <Button variant="ghost" onClick={onRemove} aria-label={`Remove ${user.email}`}>
               Remove
+            </Button>
+          </div>
+        </td>
+      ) : null}
+    </tr>
+  );
+}
+
+/** An invited existing account: no access until its owner accepts; an admin may resend or cancel. */
+function PendingRow({
+  organizationId,
+  user,
+  manage,
+  onUsers,
+  onProblem,
+}: {
+  organizationId: number;
+  user: OrganizationUser;
+  manage: boolean;
+  onUsers: (users: OrganizationUser[]) => void;
+  onProblem: (message: string | null) => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const act = async (
+    call: typeof resendInvitation,
+    texts: { done: string; failed: string },
+  ): Promise<void> => {
+    setBusy(true);
+    try {
+      onUsers(await call({ org_id: organizationId, user_id: user.id }));
+      onProblem(null);
+      toast({ description: texts.done });
+    } catch (error) {
+      onProblem(serverReason(error));
+      toast({ description: texts.failed, variant: 'destructive' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <tr className="details__row--pending">
+      <td>{user.name}</td>
+      <td>{user.email}</td>
+      <td>
+        <span className="details__badges">
+          <Badge variant={levelBadge[user.level]}>{user.level}</Badge>
+          <Badge variant="neutral">{invitationTexts.pending}</Badge>
+        </span>
+        <span className="visually-hidden">{invitationTexts.pendingHint}</span>
+      </td>
+      {manage ? (
+        <td>
+          <div className="details__row-actions">
+            <Button
+              variant="secondary"
+              disabled={busy}
+              aria-label={`Resend invitation to ${user.email}`}
+              onClick={() =>
+                void act(resendInvitation, {
+                  done: invitationTexts.resent,
+                  failed: invitationTexts.resendFailed,
+                })
+              }
+            >
+              Resend
+            </Button>
+            <Button
+              variant="ghost"
+              disabled={busy}
+              aria-label={`Cancel invitation to ${user.email}`}
+              onClick={() =>
+                void act(cancelInvitation, {
+                  done: invitationTexts.cancelled,
+                  failed: invitationTexts.cancelFailed,
+                })
+              }
+            >
+              Cancel invitation
             </Button>
           </div>
         </td>
@@ -301,19 +420,20 @@ function AddUserForm({
     setAdding(true);
     try {
       // spec (section 5): "A blank name is sent as 'No Name'."
-      onUsers(
-        await addPermission({
-          org_id: organizationId,
-          email: email.trim(),
-          level,
-          name: name.trim() || noName,
-        }),
-      );
+      const users = await addPermission({
+        org_id: organizationId,
+        email: email.trim(),
+        level,
+        name: name.trim() || noName,
+      });
+      onUsers(users);
       onProblem(null);
       setEmail('');
       setName('');
       setLevel('read');
-      toast({ description: usersTexts.added });
+      // An existing account is invited, not added: say which happened.
+      const invited = users.some((u) => u.pending && u.email === email.trim().toLowerCase());
+      toast({ description: invited ? invitationTexts.sent : usersTexts.added });
     } catch (error) {
       onProblem(serverReason(error));
       toast({ description: usersTexts.addFailed, variant: 'destructive' });
@@ -325,7 +445,7 @@ function AddUserForm({
   return (
     <Section
       title="Add User"
-      description="A person without an account gets an email inviting them to set a password."
+      description="A person without an account gets an email inviting them to set a password. Someone who already has an account is invited by email and joins when they accept."
     >
       <form className="details__inline-form" onSubmit={submit} aria-label="Add User">
         <TextField
