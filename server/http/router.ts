@@ -11,7 +11,7 @@ import { clientIp } from './client-ip.ts';
 import { HttpError, httpMessages } from './errors.ts';
 import type { AnyRoute, AppEnv, AuthUser, Deps, OrgRef, RouteInput } from './route.ts';
 import { verifyAccessToken } from './session.ts';
-import { parseInput } from './validate.ts';
+import { assertStorableText, assertUrlEncoding, parseInput } from './validate.ts';
 
 /** Registers every route of the table on the app, each behind its rate limits, guard and validation. */
 export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRoute[], deps: Deps): void {
@@ -74,6 +74,14 @@ async function readInput(
   c: Context<AppEnv>,
   route: AnyRoute,
 ): Promise<RouteInput<unknown, unknown, unknown>> {
+  // Every route, whatever its schemas say: the URL decodes, and no part carries text no column can hold.
+  assertUrlEncoding(c.req.url, route.path);
+  assertStorableText('params', c.req.param());
+  // Each name's values as one text (joined by a newline, which pairs no surrogate), so a message names the name.
+  assertStorableText(
+    'query',
+    Object.fromEntries(Object.entries(c.req.queries()).map(([name, values]) => [name, values.join('\n')])),
+  );
   const params = route.params ? parseInput('params', route.params, c.req.param()) : {};
   const query = route.query ? parseInput('query', route.query, c.req.query()) : {};
   let body: unknown;
