@@ -15,10 +15,10 @@ import {
   users,
 } from '../db/schema.ts';
 import { demoOrganizationNames } from '../db/seed.ts';
+import { signDonorToken } from '../modules/auth/tokens.ts';
 import { demoOrganizationIds, signIn } from '../test-helpers.ts';
 import { createTestContext, type TestContext, testDb } from '../testing.ts';
 import type { AnyRoute } from './route.ts';
-import { signDonorToken } from './session.ts';
 
 /**
  * Every route of the app's own table, fed hostile input: whatever a caller sends, the answer is
