@@ -21,6 +21,7 @@ export const httpMessages = {
   tokenNotFound: 'Authentication token not found',
   authExpired: 'Authentication expired. Please login again.',
   forbidden: 'You do not have permission to do that.',
+  otherOrganization: 'This link is for another organization.',
   notFound: 'Not found',
   internal: 'Something went wrong. Please try again.',
   tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',

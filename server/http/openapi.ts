@@ -59,7 +59,11 @@ export function openApiDocument(routes: readonly AnyRoute[], info: { title: stri
       summary: route.summary,
       tags: route.tags ?? [],
       'x-access': describeAccess(route),
-      ...(route.access === 'anonymous' ? {} : { security: [{ bearer: [] }] }),
+      ...(route.tokenInQuery
+        ? { security: [{ queryToken: [] }] }
+        : route.access === 'anonymous'
+          ? {}
+          : { security: [{ bearer: [] }] }),
       parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
       ...(route.body
         ? {
@@ -81,7 +85,13 @@ export function openApiDocument(routes: readonly AnyRoute[], info: { title: stri
   return {
     openapi: '3.1.0',
     info,
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        // The links a browser opens (billing, CSV download): the token is their `?token=`.
+        queryToken: { type: 'apiKey', in: 'query', name: 'token' },
+      },
+    },
     paths,
   };
 }

@@ -4,6 +4,7 @@ import type * as core from 'zod/v4/core';
 import type { Capability, PermissionLevel } from '../../src/contract/access.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import type { SignedPurpose, VerifiedToken } from '../modules/auth/tokens.ts';
 import type { FileStorage } from '../storage/storage.ts';
 import type { Logger } from './logger.ts';
 
@@ -38,6 +39,7 @@ export type AppEnv = {
     donor: DonorSession | undefined;
     input: RouteInput<unknown, unknown, unknown>;
     level: PermissionLevel | undefined;
+    token: VerifiedToken | undefined;
   };
 };
 
@@ -84,6 +86,8 @@ export type RouteContext<P, Q, B, A> = RouteInput<P, Q, B> & {
   /** The caller's effective level on the route's organization (organization-scoped routes). */
   level: LevelFor<A>;
   deps: Deps;
+  /** The verified `?token=` of a `tokenInQuery` route (its organization and data). */
+  token: VerifiedToken | undefined;
   /** The client address used for rate limits and audit. */
   ip: string;
   c: Context<AppEnv>;
@@ -127,6 +131,19 @@ export type RouteDefinition<P = unknown, Q = unknown, B = unknown, A = ServerRou
    * elements (registration, contact) declare this.
    */
   cors?: boolean;
+  /**
+   * The credential travels as `?token=` instead of a bearer header (a browser navigation or an
+   * opened link carries none): a signed token of this purpose — 'access' for the billing links
+   * (the session token itself, spec: "?token={token}"), 'csv-link' for the CSV download. The
+   * router verifies it and its user, and the guard checks the route's access (level,
+   * organization) exactly as for a bearer token; a token naming an organization opens no other.
+   * `refused` answers a missing or invalid token: a 401 with this message, or this response
+   * (e.g. a redirect to sign-in). Default: the bearer routes' 401.
+   */
+  tokenInQuery?: {
+    purpose: Extract<SignedPurpose, 'access' | 'csv-link'>;
+    refused?: string | ((deps: Deps) => Response);
+  };
   /** A check of the raw request before its input is read (e.g. registration's csrf token). */
   precheck?: (c: Context<AppEnv>, deps: Deps) => Promise<void> | void;
   /** Documented responses by status, for the OpenAPI document. */

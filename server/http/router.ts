@@ -6,13 +6,13 @@ import { rateLimiter } from 'hono-rate-limiter';
 import { atLeast, type PermissionLevel } from '../../src/contract/access.ts';
 import { organizationNotFound } from '../../src/contract/organization.ts';
 import { users } from '../db/schema.ts';
+import { isCurrentSession, type VerifiedToken, verifyToken } from '../modules/auth/tokens.ts';
 import { effectiveLevel } from '../modules/permissions/permissions.service.ts';
 import { clientIp } from './client-ip.ts';
 import { HttpError, httpMessages } from './errors.ts';
 import { DatabaseStore } from './rate-limit-store.ts';
 import type { AnyRoute, AppEnv, AuthUser, Deps, OrgRef, RouteInput } from './route.ts';
-import { isCurrentSession, verifyAccessToken } from './session.ts';
-import { parseInput } from './validate.ts';
+import { assertStorableText, assertUrlEncoding, parseInput } from './validate.ts';
 
 /** Registers every route of the table on the app, each behind its rate limits, guard and validation. */
 export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRoute[], deps: Deps): void {
@@ -33,7 +33,13 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRoute[], deps
       });
     }
     chain.push(async (c, next) => {
-      if (route.access !== 'anonymous') c.set('user', await authenticate(c, deps, route.access === 'donor'));
+      if (route.tokenInQuery) {
+        const user = await authenticateQueryToken(c, deps, route.tokenInQuery);
+        if (user instanceof Response) return user;
+        c.set('user', user);
+      } else if (route.access !== 'anonymous') {
+        c.set('user', await authenticate(c, deps, route.access === 'donor'));
+      }
       c.set('input', await readInput(c, route));
       await next();
     });
@@ -49,6 +55,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRoute[], deps
         user: c.get('user'),
         donor: c.get('donor'),
         level: c.get('level'),
+        token: c.get('token'),
         deps,
         ip: clientIp(c, deps.config.trustProxy),
         c,
@@ -75,6 +82,14 @@ async function readInput(
   c: Context<AppEnv>,
   route: AnyRoute,
 ): Promise<RouteInput<unknown, unknown, unknown>> {
+  // Every route, whatever its schemas say: the URL decodes, and no part carries text no column can hold.
+  assertUrlEncoding(c.req.url, route.path);
+  assertStorableText('params', c.req.param());
+  // Each name's values as one text (joined by a newline, which pairs no surrogate), so a message names the name.
+  assertStorableText(
+    'query',
+    Object.fromEntries(Object.entries(c.req.queries()).map(([name, values]) => [name, values.join('\n')])),
+  );
   const params = route.params ? parseInput('params', route.params, c.req.param()) : {};
   const query = route.query ? parseInput('query', route.query, c.req.query()) : {};
   let body: unknown;
@@ -111,22 +126,47 @@ async function readMultipart(c: Context<AppEnv>): Promise<Record<string, unknown
 
 /**
  * Who is calling. A missing token and a bad one get different messages (the spec's), both 401.
- * Donor sessions are a separate kind of token and never open staff routes (or the reverse).
+ * Donor sessions are a separate purpose of token and never open staff routes (or the reverse).
  */
 async function authenticate(c: Context<AppEnv>, deps: Deps, donor: boolean): Promise<AuthUser | undefined> {
   const header = c.req.header('authorization') ?? '';
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match?.[1]) throw new HttpError(401, httpMessages.tokenNotFound);
-  const claims = await verifyAccessToken(deps.config.jwtSecret, match[1]);
-  const kind = claims?.kind ?? 'staff';
-  if (!claims || kind !== (donor ? 'donor' : 'staff')) throw new HttpError(401, httpMessages.authExpired);
+  const token = await verifyToken(deps.config.jwtSecret, donor ? 'donor-session' : 'access', match[1]);
+  if (!token) throw new HttpError(401, httpMessages.authExpired);
   if (donor) {
-    c.set('donor', { email: claims.sub.trim().toLowerCase() });
+    c.set('donor', { email: token.subject });
     return undefined;
   }
-  const id = Number(claims.sub);
-  if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647)
-    throw new HttpError(401, httpMessages.authExpired);
+  // A token outliving its user (deleted since) is as good as expired.
+  const user = await staffUser(deps, token);
+  if (!user) throw new HttpError(401, httpMessages.authExpired);
+  return user;
+}
+
+/**
+ * The `?token=` of a tokenInQuery route: a signed token of the route's purpose whose user still
+ * exists. Anything else is the route's refusal. The guard then checks access as for any route.
+ */
+async function authenticateQueryToken(
+  c: Context<AppEnv>,
+  deps: Deps,
+  rule: NonNullable<AnyRoute['tokenInQuery']>,
+): Promise<AuthUser | Response> {
+  const raw = c.req.query('token');
+  const token = raw ? await verifyToken(deps.config.jwtSecret, rule.purpose, raw) : null;
+  const user = token ? await staffUser(deps, token) : undefined;
+  if (token && user) {
+    c.set('token', token);
+    return user;
+  }
+  if (typeof rule.refused === 'function') return rule.refused(deps);
+  throw new HttpError(401, rule.refused ?? (raw ? httpMessages.authExpired : httpMessages.tokenNotFound));
+}
+
+async function staffUser(deps: Deps, token: VerifiedToken): Promise<AuthUser | undefined> {
+  const id = Number(token.subject);
+  if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return undefined;
   const [user] = await deps.db
     .select({
       id: users.id,
@@ -138,8 +178,7 @@ async function authenticate(c: Context<AppEnv>, deps: Deps, donor: boolean): Pro
     .from(users)
     .where(eq(users.id, id));
   // A token outliving its user (deleted since), or its sessions (reset, removed, demoted), is expired.
-  if (!user || !isCurrentSession(claims, user.sessionVersion))
-    throw new HttpError(401, httpMessages.authExpired);
+  if (!user || !isCurrentSession(token, user.sessionVersion)) return undefined;
   const { sessionVersion: _version, ...authUser } = user;
   return authUser;
 }
@@ -165,6 +204,10 @@ async function guard(c: Context<AppEnv>, route: AnyRoute, deps: Deps): Promise<v
     if (!lowest || !atLeast(level, lowest)) lowest = level;
   }
   if (!lowest) throw new HttpError(404, httpMessages.notFound);
+  // A link made for one organization opens no other, whatever its user may reach.
+  const linkOrg = c.get('token')?.org;
+  if (linkOrg !== undefined && !orgIds.includes(linkOrg))
+    throw new HttpError(403, httpMessages.otherOrganization);
   if (!atLeast(lowest, access.level)) throw new HttpError(403, httpMessages.forbidden);
   c.set('level', lowest);
 }

@@ -60,19 +60,28 @@ describe('the route table', () => {
         'post /api/donor/session',
         'get /api/public/match/:slug',
         'post /api/public/match/:slug',
-        // Billing: browser navigations carrying ?token= (their handlers check it and the admin
-        // level), and Stripe's signed webhook.
-        'get /api/organization/:id/subscribe/:plan',
-        'get /api/organization/:id/billing-portal',
+        // Billing: Stripe's signed webhook.
         'post /api/billing/stripe/webhook',
         // Donor emails' open-tracking image (the same gif whatever the token).
         'get /api/notification/open.gif',
-        // The CSV download opened in a new tab: its five-minute signed link is the credential
-        // (the handler checks it and the user's read level again).
-        'get /api/donation/:id/csv',
         // Issue 15: an invitation link's preview and acceptance (the one-time token is the credential).
         'post /api/invitation',
         'post /api/invitation/accept',
+      ].sort(),
+    );
+  });
+
+  it('checks a ?token= credential in the guard like a bearer one: the billing links and the CSV link', () => {
+    const inQuery = routes
+      .filter((r) => r.tokenInQuery)
+      .map((r) => [`${r.method} ${r.path}`, r.tokenInQuery?.purpose, (r.access as { level?: string }).level]);
+    expect(inQuery.sort()).toEqual(
+      [
+        // The session token itself (spec: "?token={token}"), admin on the organization.
+        ['get /api/organization/:id/subscribe/:plan', 'access', 'admin'],
+        ['get /api/organization/:id/billing-portal', 'access', 'admin'],
+        // A five-minute link made by GET csv-token, read on the organization it names.
+        ['get /api/donation/:id/csv', 'csv-link', 'read'],
       ].sort(),
     );
   });

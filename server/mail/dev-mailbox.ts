@@ -4,7 +4,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import type { Db } from '../db/client.ts';
 import { outbox, users } from '../db/schema.ts';
 import { idSegment } from '../http/params.ts';
-import { verifyAccessToken } from '../http/session.ts';
+import { isCurrentSession, verifyToken } from '../modules/auth/tokens.ts';
 import { escapeHtml } from './templates.ts';
 
 export type DevMailboxOptions = {
@@ -49,15 +49,16 @@ const signInPage = `<!doctype html>
 /** The signed-in super user behind a staff token, or undefined. */
 async function superUserOf(db: Db, secret: string, token: string | undefined): Promise<number | undefined> {
   if (!token) return undefined;
-  const claims = await verifyAccessToken(secret, token);
-  if (!claims || (claims.kind ?? 'staff') !== 'staff') return undefined;
-  const id = Number(claims.sub);
+  const session = await verifyToken(secret, 'access', token);
+  if (!session) return undefined;
+  const id = Number(session.subject);
   if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return undefined;
   const [user] = await db
-    .select({ id: users.id, global: users.global_permission })
+    .select({ id: users.id, global: users.global_permission, version: users.session_version })
     .from(users)
     .where(eq(users.id, id));
-  return user?.global ? user.id : undefined;
+  // A session ended since (reset, removal, demotion) opens the mailbox no more than the API.
+  return user?.global && isCurrentSession(session, user.version) ? user.id : undefined;
 }
 
 function bearer(c: Context): string | undefined {
@@ -81,7 +82,7 @@ export function devMailbox(db: Db, options: DevMailboxOptions): Hono {
     });
     mailbox.post('/session', async (c) => {
       const token = bearer(c);
-      const claims = token ? await verifyAccessToken(jwtSecret, token) : null;
+      const claims = token ? await verifyToken(jwtSecret, 'access', token) : null;
       if (!token || !claims) return c.json({ message: 'Sign in to the portal as a super user.' }, 401);
       if (!(await superUserOf(db, jwtSecret, token)))
         return c.json({ message: 'The dev mailbox is open to super users only.' }, 403);
@@ -90,7 +91,7 @@ export function devMailbox(db: Db, options: DevMailboxOptions): Hono {
         httpOnly: true,
         sameSite: 'Strict',
         secure: options.publicUrl.startsWith('https:'),
-        maxAge: Math.max(1, claims.exp - Math.floor(Date.now() / 1000)),
+        maxAge: Math.max(1, claims.expiresAt - Math.floor(Date.now() / 1000)),
       });
       return c.body(null, 204);
     });

@@ -19,6 +19,7 @@ import { memoryStorage } from '../storage/storage.ts';
 import { call, demoOrganizationIds, signIn } from '../test-helpers.ts';
 import { createTestContext, type TestContext } from '../testing.ts';
 import { hashPassword } from './auth/passwords.ts';
+import { signToken, verifyToken } from './auth/tokens.ts';
 
 /**
  * The permission matrix: every organization-scoped route of the route table, called as each demo
@@ -34,8 +35,16 @@ const tokens: Record<string, string | undefined> = {};
 const orgIds = { hopeHarbor: 0, northShore: 0 };
 
 type Request = { method: string; path: string; body?: unknown; form?: FormData };
-/** The level the route must need (pinned here, so loosening a route's declaration fails), and a valid request. */
-type Sample = { level: PermissionLevel; request: (orgId: number) => Promise<Omit<Request, 'method'>> };
+/**
+ * The level the route must need (pinned here, so loosening a route's declaration fails), and a
+ * valid request. `success` is the status a permitted call answers when it is not a 2xx (the
+ * billing links redirect).
+ */
+type Sample = {
+  level: PermissionLevel;
+  request: (orgId: number) => Promise<Omit<Request, 'method'>>;
+  success?: number;
+};
 
 let unique = 0;
 const next = () => ++unique;
@@ -273,6 +282,21 @@ const samples: Record<string, Sample> = {
     level: 'read',
     request: async (id) => ({ path: `/api/donation/${await storedPacketDonation(id)}/esign/download` }),
   },
+  // The browser's navigations and links: the credential is ?token= (added by send below).
+  'get /api/organization/:id/subscribe/:plan': {
+    level: 'admin',
+    success: 303,
+    request: async (id) => ({ path: `/api/organization/${id}/subscribe/flat_0` }),
+  },
+  'get /api/organization/:id/billing-portal': {
+    level: 'admin',
+    success: 303,
+    request: async (id) => ({ path: `/api/organization/${id}/billing-portal` }),
+  },
+  'get /api/donation/:id/csv': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/donation/${id}/csv` }),
+  },
   'get /api/notification/:id/preview': {
     level: 'read',
     request: async (id) => ({ path: `/api/notification/${await storedNotification(id)}/preview` }),
@@ -344,7 +368,31 @@ afterAll(() => t.close());
 
 const orgScoped = (routes: readonly AnyRoute[]) => routes.filter((r) => typeof r.access === 'object');
 
-async function send(request: Request, token: string | undefined) {
+/**
+ * Sends as the caller: the bearer header, or for a tokenInQuery route the caller's `?token=` of
+ * the route's purpose (their session itself, or a CSV link made for them and the organization).
+ */
+async function send(route: AnyRoute, orgId: number, request: Request, token: string | undefined) {
+  const rule = route.tokenInQuery;
+  if (rule) {
+    let credential = token;
+    if (token && rule.purpose === 'csv-link') {
+      const userId = (await verifyToken(t.config.jwtSecret, 'access', token))?.subject ?? '0';
+      credential = await signToken(t.config.jwtSecret, 'csv-link', userId, {
+        org: orgId,
+        data: { filters: {} },
+      });
+    }
+    const joiner = request.path.includes('?') ? '&' : '?';
+    const path = credential
+      ? `${request.path}${joiner}token=${encodeURIComponent(credential)}`
+      : request.path;
+    return sendRaw({ ...request, path }, undefined);
+  }
+  return sendRaw(request, token);
+}
+
+async function sendRaw(request: Request, token: string | undefined) {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   if (request.form) {
     const res = await app.request(request.path, {
@@ -407,11 +455,24 @@ describe('the permission matrix', () => {
           if (!sample || typeof route.access !== 'object') continue;
           const request = { method: route.method, ...(await sample.request(orgId)) };
           const before = await snapshot(orgId);
-          const res = await send(request, tokens[who]);
+          const res = await send(route, orgId, request, tokens[who]);
           const needed = sample.level;
+          // A billing link without a valid token sends the browser to sign in rather than a 401.
+          const unauthenticated = typeof route.tokenInQuery?.refused === 'function' ? 303 : 401;
           const expected =
-            level === 'anonymous' ? 401 : level === 'none' ? 404 : atLeast(level, needed) ? 'ok' : 403;
-          const ok = expected === 'ok' ? res.status >= 200 && res.status < 300 : res.status === expected;
+            level === 'anonymous'
+              ? unauthenticated
+              : level === 'none'
+                ? 404
+                : atLeast(level, needed)
+                  ? 'ok'
+                  : 403;
+          const ok =
+            expected === 'ok'
+              ? sample.success
+                ? res.status === sample.success
+                : res.status >= 200 && res.status < 300
+              : res.status === expected;
           if (!ok)
             problems.push(
               `${key} (needs ${needed}): expected ${expected}, got ${res.status} ${res.text.slice(0, 120)}`,

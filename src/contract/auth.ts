@@ -89,11 +89,15 @@ export const ResetForm = z.object({ password, confirmPassword: password }).check
   }),
 );
 
-/** The claims of our access tokens (JWT). `kind` separates staff sessions from donor sessions. */
+/**
+ * The claims of our session tokens (JWT), as the browser reads them. `purpose` separates staff
+ * sessions ('access') from donor sessions ('donor-session'); the server's token module
+ * (server/modules/auth/tokens.ts) never accepts a token for another purpose than its own.
+ */
 export const TokenClaims = z.object({
   sub: z.string(),
   exp: z.number(),
-  kind: z.optional(z.enum(['staff', 'donor'])),
+  purpose: z.optional(z.enum(['access', 'donor-session'])),
   /** Staff tokens: the user's session version when it was issued. */
   ver: z.optional(z.number()),
 });

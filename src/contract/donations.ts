@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { MatchCompany } from './companies.ts';
+import { dbId, maxDollars, maxInt32, noNul, realDateTime, safeText } from './fields.ts';
 import { billingStatuses, statusGroupIds } from './statuses.ts';
 
 /**
@@ -99,9 +100,9 @@ export const maxDonationsPerPage = 100;
 /** spec (part 1, section 3, Listing options): "The default is page 1, per_page 50". */
 export const defaultDonationsPerPage = 50;
 
-/** PostgreSQL text cannot hold NUL characters; refuse them as input rather than fail on write. */
-export const noNul = z.refine<string>((s) => !s.includes('\u0000'), 'Text cannot contain NUL characters');
+export { noNul };
 
+// The list's service says which filter date does not exist ('dateFrom is not a valid date').
 const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must be YYYY-MM-DD'));
 const queryInt = (message: string) => z.string().check(z.regex(/^\d{1,9}$/, message));
 
@@ -118,17 +119,21 @@ export const DonationListQuery = z.object({
   ascending: z.optional(z.enum(['true', 'false', '1', '0'], 'ascending must be true or false')),
   'filters[dateFrom]': z.optional(day),
   'filters[dateTo]': z.optional(day),
-  'filters[company]': z.optional(z.string().check(z.maxLength(200), noNul)),
+  'filters[company]': z.optional(safeText(z.maxLength(200))),
   /** The donor's name or email. */
-  'filters[donor]': z.optional(z.string().check(z.maxLength(200), noNul)),
+  'filters[donor]': z.optional(safeText(z.maxLength(200))),
   /** Dollars. */
   'filters[minAmount]': z.optional(
-    z.string().check(z.regex(/^\d{1,9}(\.\d{1,2})?$/, 'minAmount must be an amount in dollars')),
+    z.string().check(
+      z.regex(/^\d{1,9}(\.\d{1,2})?$/, 'minAmount must be an amount in dollars'),
+      // Compared with integer cents: beyond the column's range it would fail in the database.
+      z.refine((s) => Number(s) <= maxDollars, `minAmount must be at most ${maxDollars}`),
+    ),
   ),
   'filters[status_group]': z.optional(
     z.enum(statusGroupIds, `status_group must be one of ${statusGroupIds.join(', ')}`),
   ),
-  _token: z.optional(z.string()),
+  _token: z.optional(safeText(z.maxLength(4000))),
 });
 export type DonationListQuery = z.infer<typeof DonationListQuery>;
 
@@ -157,14 +162,13 @@ const dollars = z
 
 /** The donation fields a create or update sends (spec: "dates sent as date plus time"). */
 export const DonationWrite = z.object({
-  id: z.optional(z.number()),
-  transaction_id: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(200), noNul))),
-  donated_at: z
-    .string()
-    .check(z.refine((s) => !Number.isNaN(Date.parse(s)), 'donated_at must be a date and time')),
+  /** 0 or left out when creating. */
+  id: z.optional(z.number().check(z.int(), z.gte(0), z.lte(maxInt32))),
+  transaction_id: z.optional(z.nullable(safeText(z.trim(), z.maxLength(200)))),
+  donated_at: realDateTime('donated_at must be a real date and time'),
   amount: dollars,
   donor: z.object({
-    name: z.string().check(z.trim(), z.minLength(1, 'Donor name is required'), z.maxLength(200), noNul),
+    name: safeText(z.trim(), z.minLength(1, 'Donor name is required'), z.maxLength(200)),
     email: z.optional(
       z.nullable(
         z.string().check(
@@ -179,10 +183,10 @@ export const DonationWrite = z.object({
     ),
   }),
   /** spec: "company_id null when absent". */
-  company_id: z.optional(z.nullable(z.number().check(z.int(), z.positive()))),
-  company_name: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(200), noNul))),
-  custom: z.optional(z.record(z.string(), z.unknown())),
-  recurring_id: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(200), noNul))),
+  company_id: z.optional(z.nullable(dbId())),
+  company_name: z.optional(z.nullable(safeText(z.trim(), z.maxLength(200)))),
+  custom: z.optional(z.record(safeText(z.maxLength(200)), z.unknown())),
+  recurring_id: z.optional(z.nullable(safeText(z.trim(), z.maxLength(200)))),
   silenced: z.optional(z.boolean()),
   /** spec: "reprocess true for Save & Re-Email": the status is resolved again as for a new match. */
   reprocess: z.optional(z.boolean()),
@@ -194,7 +198,7 @@ export const confirmStatuses = ['submitted', 'no-charge', 'refunded'] as const;
 export type ConfirmStatus = (typeof confirmStatuses)[number];
 export const ConfirmRequest = z.object({
   donation_ids: z
-    .array(z.number().check(z.int(), z.positive(), z.lte(2_147_483_647)))
+    .array(dbId())
     .check(
       z.minLength(1, 'Choose at least one donation'),
       z.maxLength(1000, 'At most 1000 donations at once'),

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { type DeadlineRule, matchMethods, verifyMethods } from './companies.ts';
+import { dbId, isRealDay, noNul, wellFormed } from './fields.ts';
 
 /**
  * What donors reach: the donor edit screen (spec part 2, section 2, "Edit Your Match Request",
@@ -59,12 +60,6 @@ export { donorLinkRedirect, donorMatchUpdatePath } from './donor-paths.ts';
 export const donorSessionKey = 'twofold_donor_session';
 
 const day = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * PostgreSQL text cannot hold NUL characters (the donations contract's rule, repeated so the
- * public elements do not ship the staff donation schemas).
- */
-const noNul = z.refine<string>((s) => !s.includes('\u0000'), 'Text cannot contain NUL characters');
 
 /** The calendar day `days` after a YYYY-MM-DD day (UTC arithmetic: days, not hours). */
 function addDays(date: string, days: number): string {
@@ -136,7 +131,7 @@ export type DonorMatchResponse = z.infer<typeof DonorMatchResponse>;
 
 const personName = z
   .string(donorFieldMessages.nameRequired)
-  .check(z.trim(), z.minLength(1, donorFieldMessages.nameRequired), z.maxLength(200), noNul);
+  .check(z.trim(), z.minLength(1, donorFieldMessages.nameRequired), z.maxLength(200), noNul, wellFormed);
 const personEmail = z
   .string(donorFieldMessages.emailRequired)
   .check(
@@ -147,8 +142,8 @@ const personEmail = z
   );
 const companyName = z
   .string(donorFieldMessages.companyRequired)
-  .check(z.trim(), z.minLength(1, donorFieldMessages.companyRequired), z.maxLength(200), noNul);
-const companyId = z.nullable(z.number().check(z.int(), z.positive(), z.lte(2_147_483_647)));
+  .check(z.trim(), z.minLength(1, donorFieldMessages.companyRequired), z.maxLength(200), noNul, wellFormed);
+const companyId = z.nullable(dbId());
 
 /**
  * PUT /api/donor/donation/{id}. spec: "The donor edits name, email, company; the amount is shown
@@ -191,14 +186,11 @@ export const MatchRequestForm = z.object({
     .check(z.gt(0, donorFieldMessages.amountPositive), z.lte(1_000_000, donorFieldMessages.amountTooLarge)),
   donated_at: z.string(donorFieldMessages.dateRequired).check(
     z.minLength(1, donorFieldMessages.dateRequired),
-    z.refine(
-      (s) => day.test(s) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s,
-      donorFieldMessages.dateInvalid,
-    ),
+    z.refine(isRealDay, donorFieldMessages.dateInvalid),
     z.refine((s) => s >= '1900-01-01', donorFieldMessages.dateTooOld),
     z.refine((s) => !isFutureDay(s), donorFieldMessages.dateFuture),
   ),
-  transaction_id: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(200), noNul))),
+  transaction_id: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(200), noNul, wellFormed))),
 });
 export type MatchRequestForm = z.infer<typeof MatchRequestForm>;
 

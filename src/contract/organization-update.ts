@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { Capability } from './access.ts';
+import { dbId, safeText } from './fields.ts';
 
 /**
  * PUT /api/organization/{id}/partial. spec (part 1, section 7): "query params: only the changed
@@ -9,35 +10,35 @@ import type { Capability } from './access.ts';
  */
 export const OrganizationPatch = z.partial(
   z.object({
-    name: z.string().check(z.trim(), z.minLength(1, 'Organization name is required'), z.maxLength(200)),
+    name: safeText(z.trim(), z.minLength(1, 'Organization name is required'), z.maxLength(200)),
     type: z.enum(['non-profit', 'edu-pto', 'chapter'], 'Organization type is required'),
-    ein: z.string().check(z.trim(), z.maxLength(20)),
-    url: z.string().check(z.trim(), z.maxLength(255)),
-    phone: z.string().check(z.trim(), z.maxLength(40)),
-    fax: z.string().check(z.trim(), z.maxLength(40)),
-    mission: z.string().check(z.trim(), z.maxLength(2000)),
-    donate_url: z.string().check(z.trim(), z.maxLength(500)),
+    ein: safeText(z.trim(), z.maxLength(20)),
+    url: safeText(z.trim(), z.maxLength(255)),
+    phone: safeText(z.trim(), z.maxLength(40)),
+    fax: safeText(z.trim(), z.maxLength(40)),
+    mission: safeText(z.trim(), z.maxLength(2000)),
+    donate_url: safeText(z.trim(), z.maxLength(500)),
     country: z.enum(['US', 'CA', '']),
     email_who: z.enum(['all', 'company']),
     email_min: z.number().check(z.int(), z.minimum(0), z.maximum(100_000_000)),
-    category_id_array: z.array(z.number().check(z.int())),
-    custom: z.record(z.string().check(z.maxLength(100)), z.unknown()),
+    category_id_array: z.array(dbId()),
+    custom: z.record(safeText(z.maxLength(100)), z.unknown()),
     notify_contact: z.object({
-      name: z.optional(z.string().check(z.trim(), z.maxLength(100))),
-      email: z.optional(z.string().check(z.trim(), z.maxLength(255))),
-      phone: z.optional(z.string().check(z.trim(), z.maxLength(40))),
+      name: z.optional(safeText(z.trim(), z.maxLength(100))),
+      email: z.optional(safeText(z.trim(), z.maxLength(255))),
+      phone: z.optional(safeText(z.trim(), z.maxLength(40))),
     }),
     address: z.object({
-      street: z.string().check(z.trim(), z.minLength(1, 'Street address is required'), z.maxLength(255)),
-      street2: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(255)))),
-      city: z.string().check(z.trim(), z.minLength(1, 'City is required'), z.maxLength(100)),
-      state: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(2, 'State must be 2 characters')))),
-      zip: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(20)))),
+      street: safeText(z.trim(), z.minLength(1, 'Street address is required'), z.maxLength(255)),
+      street2: z.optional(z.nullable(safeText(z.trim(), z.maxLength(255)))),
+      city: safeText(z.trim(), z.minLength(1, 'City is required'), z.maxLength(100)),
+      state: z.optional(z.nullable(safeText(z.trim(), z.maxLength(2, 'State must be 2 characters')))),
+      zip: z.optional(z.nullable(safeText(z.trim(), z.maxLength(20)))),
       country: z.enum(['US', 'CA'], 'Country is required'),
     }),
-    public_key: z.string().check(z.trim(), z.maxLength(500)),
+    public_key: safeText(z.trim(), z.maxLength(500)),
     /** A new key (only when none is stored), or null to delete the stored one. */
-    private_key: z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(500))),
+    private_key: z.nullable(safeText(z.trim(), z.minLength(1), z.maxLength(500))),
     complete: z.boolean(),
   }),
 );

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { trimmedEmail } from './auth.ts';
+import { dbId, noNul, wellFormed } from './fields.ts';
 
 /** spec (part 1, section 5, Registration messages), word for word. */
 export const registrationMessages = {
@@ -20,9 +21,17 @@ export const registrationMessages = {
 const required = (message: string, max = 255) =>
   z
     .string(message)
-    .check(z.trim(), z.minLength(1, message), z.maxLength(max, `Must be at most ${max} characters`));
+    .check(
+      z.trim(),
+      z.minLength(1, message),
+      z.maxLength(max, `Must be at most ${max} characters`),
+      noNul,
+      wellFormed,
+    );
 const optional = (max = 255) =>
-  z.optional(z.string().check(z.trim(), z.maxLength(max, `Must be at most ${max} characters`)));
+  z.optional(
+    z.string().check(z.trim(), z.maxLength(max, `Must be at most ${max} characters`), noNul, wellFormed),
+  );
 
 /** spec (part 1, section 3, Registration payload). */
 export const RegistrationRequest = z.object({
@@ -43,7 +52,7 @@ export const RegistrationRequest = z.object({
     country: z.enum(['US', 'CA'], registrationMessages.country),
   }),
   categoryId: z
-    .array(z.number(), registrationMessages.categories)
+    .array(dbId('Choose categories from the list'), registrationMessages.categories)
     .check(z.minLength(1, registrationMessages.categories)),
   contact_name: required(registrationMessages.contactName, 100),
   contact_email: trimmedEmail(registrationMessages.contactEmail),

@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { permissionLevels } from './access.ts';
 import { OtpVerifyResponse, trimmedEmail } from './auth.ts';
+import { dbId, safeText } from './fields.ts';
 
-const id = z.number().check(z.int(), z.positive());
+const id = dbId();
 const level = z.enum(permissionLevels, 'Choose a permission level');
 
 /** spec: a blank name is sent as 'No Name'. */
@@ -13,7 +14,7 @@ export const AddPermissionRequest = z.object({
   org_id: id,
   email: trimmedEmail('Please enter a valid email address'),
   level,
-  name: z.optional(z.string().check(z.trim(), z.maxLength(100))),
+  name: z.optional(safeText(z.trim(), z.maxLength(100))),
 });
 /** POST /api/user/permission (update): org_id, user_id, level. */
 export const UpdatePermissionRequest = z.object({ org_id: id, user_id: id, level });
@@ -24,7 +25,7 @@ export const RemovePermissionRequest = z.object({ org_id: id, user_id: id });
 export const UpdateUserRequest = z.object({
   org_id: id,
   user_id: id,
-  name: z.string().check(z.trim(), z.minLength(1, 'Name is required'), z.maxLength(100)),
+  name: safeText(z.trim(), z.minLength(1, 'Name is required'), z.maxLength(100)),
   email: trimmedEmail('Please enter a valid email address'),
 });
 

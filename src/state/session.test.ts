@@ -32,13 +32,13 @@ afterEach(() => {
 });
 
 const now = Date.parse('2030-01-01T12:00:00Z');
-const live = fakeJwt({ sub: '7', exp: now / 1000 + 3600, kind: 'staff' });
-const expired = fakeJwt({ sub: '7', exp: now / 1000 - 1, kind: 'staff' });
+const live = fakeJwt({ sub: '7', exp: now / 1000 + 3600, purpose: 'access' });
+const expired = fakeJwt({ sub: '7', exp: now / 1000 - 1, purpose: 'access' });
 
 describe('session on load', () => {
   it('decodes the stored token', async () => {
     const { session } = await load();
-    expect(session.decodeToken(live)).toEqual({ sub: '7', exp: now / 1000 + 3600, kind: 'staff' });
+    expect(session.decodeToken(live)).toEqual({ sub: '7', exp: now / 1000 + 3600, purpose: 'access' });
     expect(session.decodeToken('not-a-token')).toBeNull();
     expect(session.decodeToken('a.!!!.c')).toBeNull();
   });

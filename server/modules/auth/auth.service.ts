@@ -5,12 +5,11 @@ import type { Queryable } from '../../db/client.ts';
 import { organizations, permissions, users } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Deps } from '../../http/route.ts';
-import { signAccessToken } from '../../http/session.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
 import { magicLinkMail, passwordResetMail } from '../../mail/templates.ts';
 import { admitAttempt, recordSuccess } from './login-throttle.ts';
 import { hashPassword, verifyNothing, verifyPassword } from './passwords.ts';
-import { consumeToken, issueToken, retireTokens } from './tokens.ts';
+import { consumeToken, issueToken, retireTokens, signAccessToken } from './tokens.ts';
 
 export const authServiceMessages = {
   invalidCredentials: 'Invalid email or password',

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { LoginResponse, Me, OtpVerifyResponse } from '../../../src/contract/auth.ts';
 import { oneTimeTokens, outbox, users } from '../../db/schema.ts';
-import { accessTokenLifetimeSeconds } from '../../http/session.ts';
 import { call, lastMailTo, linkIn, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
+import { accessTokenLifetimeSeconds } from './tokens.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -35,7 +35,7 @@ describe('POST /api/auth/login', () => {
       expect(body.me.email).toBe(email);
       const claims = decodeJwt(body.access_token);
       expect(claims.sub).toBe(String(body.me.id));
-      expect(claims.kind).toBe('staff');
+      expect(claims.purpose).toBe('access');
       expect(claims.exp).toBeGreaterThanOrEqual(before + accessTokenLifetimeSeconds);
       expect(claims.exp).toBeLessThanOrEqual(before + accessTokenLifetimeSeconds + 5);
     }
@@ -159,14 +159,14 @@ describe('GET /api/common', () => {
 
   it('refuses expired, forged, garbled and donor tokens as expired', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const expired = await sign(t.config.jwtSecret, { sub: '1', kind: 'staff' }, now - 10);
+    const expired = await sign(t.config.jwtSecret, { sub: '1', purpose: 'access' }, now - 10);
     const forged = await sign(
       'another-secret-another-secret-another-secret',
-      { sub: '1', kind: 'staff' },
+      { sub: '1', purpose: 'access' },
       now + 600,
     );
-    const donor = await sign(t.config.jwtSecret, { sub: '1', kind: 'donor' }, now + 600);
-    const ghost = await sign(t.config.jwtSecret, { sub: '999999', kind: 'staff' }, now + 600);
+    const donor = await sign(t.config.jwtSecret, { sub: '1', purpose: 'donor-session' }, now + 600);
+    const ghost = await sign(t.config.jwtSecret, { sub: '999999', purpose: 'access' }, now + 600);
     for (const token of [expired, forged, donor, ghost, 'garbage', 'a.b.c']) {
       const res = await call(t.app, 'GET', '/api/common', { token });
       expect(res.status).toBe(401);

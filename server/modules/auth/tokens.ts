@@ -1,40 +1,201 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import * as z from 'zod/mini';
 import type { Queryable } from '../../db/client.ts';
 import { oneTimeTokens, type TokenPurpose } from '../../db/schema.ts';
+
+/**
+ * Every token Twofold hands out, in one place. Each has a purpose, and a token of one purpose is
+ * never accepted for another.
+ *
+ * - Signed tokens (JWT, HS256, nothing stored): 'access' (a staff session, the bearer token, also
+ *   the `?token=` of the billing links), 'donor-session' (a donor's session after their link) and
+ *   'csv-link' (a five-minute link to one organization's CSV export). The purpose travels in the
+ *   `purpose` claim and is checked by `verifyToken`, the one place a signed token is accepted.
+ * - One-time tokens (random, stored as their SHA-256, used once): 'magic_link', 'password_reset',
+ *   'set_password' (a staff user's) and 'donor_link' (a donor's, naming one match and the email it
+ *   was sent to). `issueToken` and `consumeToken` are the one way to create and use them.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Signed tokens
+
+export const signedPurposes = ['access', 'donor-session', 'csv-link'] as const;
+export type SignedPurpose = (typeof signedPurposes)[number];
+
+/** spec is silent on the lifetime; a working day, so staff sign in about once a day. */
+export const accessTokenLifetimeSeconds = 12 * 60 * 60;
+/**
+ * spec is silent; long enough to read and correct a match request, short because the link that
+ * opened it was only proof of the mailbox at that moment.
+ */
+export const donorTokenLifetimeSeconds = 2 * 60 * 60;
+/** A download link is good for five minutes: long enough to open, too short to pass around. */
+export const csvTokenLifetimeSeconds = 5 * 60;
+
+const lifetimes: Record<SignedPurpose, number> = {
+  access: accessTokenLifetimeSeconds,
+  'donor-session': donorTokenLifetimeSeconds,
+  'csv-link': csvTokenLifetimeSeconds,
+};
+
+/** Who a signed token is for: a staff user's id ('access', 'csv-link') or a donor's email. */
+const subjects: Record<SignedPurpose, z.ZodMiniType<string>> = {
+  access: z.string().check(z.regex(/^[1-9][0-9]{0,9}$/)),
+  'donor-session': z.string().check(z.minLength(3), z.maxLength(320)),
+  'csv-link': z.string().check(z.regex(/^[1-9][0-9]{0,9}$/)),
+};
+
+const Claims = z.object({
+  purpose: z.enum(signedPurposes),
+  sub: z.string(),
+  exp: z.number(),
+  iat: z.optional(z.number()),
+  /** The organization a link is for ('csv-link'): the router refuses it on any other. */
+  org: z.optional(z.number()),
+  /** What the link stands for beyond its organization (the CSV's list filters). */
+  data: z.optional(z.record(z.string(), z.unknown())),
+  /** 'access': the user's session version when it was issued (isCurrentSession). */
+  ver: z.optional(z.number()),
+});
+
+/** A signed token that passed every check. */
+export type VerifiedToken = {
+  purpose: SignedPurpose;
+  subject: string;
+  /** Issued at (seconds since the epoch). */
+  issuedAt: number | undefined;
+  expiresAt: number;
+  org: number | undefined;
+  data: Record<string, unknown>;
+  /** The session version it was issued at (0 for tokens without one). */
+  version: number;
+};
+
+const encoder = new TextEncoder();
+
+/**
+ * Signs a token for one purpose. Staff tokens carry the user id as subject, donor sessions the
+ * donor's email (lowercased).
+ */
+export async function signToken(
+  secret: string,
+  purpose: SignedPurpose,
+  subject: string | number,
+  extra: { org?: number; data?: Record<string, unknown>; ver?: number } = {},
+): Promise<string> {
+  const sub = purpose === 'donor-session' ? String(subject).trim().toLowerCase() : String(subject);
+  return new SignJWT({ purpose, ...extra })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(sub)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + lifetimes[purpose])
+    .sign(encoder.encode(secret));
+}
+
+/**
+ * A staff session (the bearer token of the API), carrying the user's session version, which
+ * `isCurrentSession` compares with the stored one.
+ */
+export const signAccessToken = (secret: string, userId: number, sessionVersion = 0) =>
+  signToken(secret, 'access', userId, { ver: sessionVersion });
+
+/**
+ * A staff session stays good only while its user's session version is the one it was issued at:
+ * a password reset, a removal from an organization or a demotion raises the version and so ends
+ * every older session at once. Only sessions are versioned: a five-minute CSV link is not.
+ */
+export function isCurrentSession(token: VerifiedToken, sessionVersion: number): boolean {
+  return token.purpose !== 'access' || token.version === sessionVersion;
+}
+/** A donor session: opens only donor routes, which show the matches whose donor has that email. */
+export const signDonorToken = (secret: string, email: string) => signToken(secret, 'donor-session', email);
+
+/**
+ * The one place a signed token is accepted: its signature, expiry, purpose and subject, or null
+ * when any is wrong (forged, malformed, expired, or issued for another purpose). Checks that
+ * depend on the token's user (e.g. sessions ended since it was issued) belong here too, so every
+ * route, bearer or `?token=`, gets them.
+ */
+export async function verifyToken(
+  secret: string,
+  purpose: SignedPurpose,
+  token: string,
+): Promise<VerifiedToken | null> {
+  let payload: unknown;
+  try {
+    ({ payload } = await jwtVerify(token, encoder.encode(secret), { algorithms: ['HS256'] }));
+  } catch (error) {
+    // jose throws its own errors for every kind of bad token; anything else is a real fault.
+    if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
+    throw error;
+  }
+  const claims = z.safeParse(Claims, payload);
+  if (!claims.success || claims.data.purpose !== purpose) return null;
+  if (!z.safeParse(subjects[purpose], claims.data.sub).success) return null;
+  return {
+    purpose,
+    subject: claims.data.sub,
+    issuedAt: claims.data.iat,
+    expiresAt: claims.data.exp,
+    org: claims.data.org,
+    data: claims.data.data ?? {},
+    version: claims.data.ver ?? 0,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One-time tokens
 
 /** What the database keeps of a one-time token: its SHA-256, never the token. */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** What a donor link stands for: one match, and the donor email it was sent to (lowercased). */
+export type DonorLink = { donationId: number; email: string };
+
+type StaffPurpose = Exclude<TokenPurpose, 'donor_link'>;
+/** A staff purpose's token belongs to a user; a donor link to a match and an email. */
+type OwnerOf<P extends TokenPurpose> = P extends 'donor_link' ? DonorLink : number;
+type UsedToken<P extends TokenPurpose> = P extends 'donor_link'
+  ? DonorLink
+  : { userId: number; data: Record<string, unknown> };
+
 /**
- * Creates a one-time token (32 random bytes, base64url) and stores its hash. Returns the token,
- * which the caller puts in an email in the same transaction.
+ * Creates a one-time token (32 random bytes, base64url) for a purpose and stores its hash.
+ * Returns the token, which the caller puts in an email in the same transaction.
  */
-export async function issueToken(
+export async function issueToken<P extends TokenPurpose>(
   tx: Queryable,
-  purpose: TokenPurpose,
-  userId: number,
+  purpose: P,
+  owner: OwnerOf<P>,
   lifetimeMs: number,
   data: Record<string, unknown> = {},
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
+  const donor = typeof owner === 'object' ? (owner as DonorLink) : undefined;
   await tx.insert(oneTimeTokens).values({
     purpose,
-    user_id: userId,
+    user_id: donor ? null : (owner as number),
     token_hash: hashToken(token),
     expires_at: new Date(Date.now() + lifetimeMs),
-    data,
+    data: donor ? { ...data, donation_id: donor.donationId, email: donor.email } : data,
   });
   return token;
 }
 
 /**
- * Uses a token: marks it used and returns its user and data, or null when it is unknown, used,
- * expired or for another purpose. One conditional UPDATE, so two concurrent uses cannot both win.
+ * Uses a token of a purpose: marks it used and returns what it stands for, or null when it is
+ * unknown, used, expired or for another purpose. One conditional UPDATE, so two concurrent uses
+ * cannot both win.
  */
-export async function consumeToken(tx: Queryable, purpose: TokenPurpose, token: string) {
+export async function consumeToken<P extends TokenPurpose>(
+  tx: Queryable,
+  purpose: P,
+  token: string,
+): Promise<UsedToken<P> | null> {
   const [row] = await tx
     .update(oneTimeTokens)
     .set({ used_at: sql`now()` })
@@ -47,51 +208,19 @@ export async function consumeToken(tx: Queryable, purpose: TokenPurpose, token: 
       ),
     )
     .returning({ userId: oneTimeTokens.user_id, data: oneTimeTokens.data });
+  if (!row) return null;
+  if (purpose === 'donor_link') {
+    const donationId = row.data.donation_id;
+    const email = row.data.email;
+    if (typeof donationId !== 'number' || typeof email !== 'string') return null;
+    return { donationId, email } as UsedToken<P>;
+  }
   // Staff purposes always carry a user (a check constraint); a row without one is not theirs.
-  return row && row.userId !== null ? { userId: row.userId, data: row.data } : null;
-}
-
-/** What a donor link stands for: one match, and the donor email it was sent to (lowercased). */
-export type DonorLink = { donationId: number; email: string };
-
-/**
- * Creates a donor link token: like `issueToken`, but for a donor, who has no user row. The
- * match and the email it was sent to travel in the stored data.
- */
-export async function issueDonorToken(tx: Queryable, link: DonorLink, lifetimeMs: number): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
-  await tx.insert(oneTimeTokens).values({
-    purpose: 'donor_link',
-    user_id: null,
-    token_hash: hashToken(token),
-    expires_at: new Date(Date.now() + lifetimeMs),
-    data: { donation_id: link.donationId, email: link.email },
-  });
-  return token;
-}
-
-/** Uses a donor link token once: its match and email, or null when unknown, used or expired. */
-export async function consumeDonorToken(tx: Queryable, token: string): Promise<DonorLink | null> {
-  const [row] = await tx
-    .update(oneTimeTokens)
-    .set({ used_at: sql`now()` })
-    .where(
-      and(
-        eq(oneTimeTokens.token_hash, hashToken(token)),
-        eq(oneTimeTokens.purpose, 'donor_link'),
-        isNull(oneTimeTokens.used_at),
-        gt(oneTimeTokens.expires_at, sql`now()`),
-      ),
-    )
-    .returning({ data: oneTimeTokens.data });
-  const donationId = row?.data.donation_id;
-  const email = row?.data.email;
-  if (typeof donationId !== 'number' || typeof email !== 'string') return null;
-  return { donationId, email };
+  return row.userId === null ? null : ({ userId: row.userId, data: row.data } as UsedToken<P>);
 }
 
 /** Retires every outstanding token of a purpose for a user (e.g. other reset links after a reset). */
-export async function retireTokens(tx: Queryable, purpose: TokenPurpose, userId: number): Promise<void> {
+export async function retireTokens(tx: Queryable, purpose: StaffPurpose, userId: number): Promise<void> {
   await tx
     .update(oneTimeTokens)
     .set({ used_at: sql`now()` })

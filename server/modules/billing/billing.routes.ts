@@ -16,15 +16,18 @@ const redirects = {
 };
 
 /**
- * Subscriptions (spec part 2, section 7). The two GET routes are opened by the browser, so the
- * router sees them as anonymous; their handlers check the token and the admin level themselves
- * (the same verification and permission table as every other organization route).
+ * Subscriptions (spec part 2, section 7). The two GET routes are opened by the browser with the
+ * session token as `?token=`; the router checks it and the admin level like any route's, and
+ * sends a browser without a valid token to sign in.
  */
+const billingAdmin = { level: 'admin', capability: 'billing.manage', org: orgFromIdParam } as const;
+const billingLink = { purpose: 'access', refused: service.signInFirst } as const;
 export const billingRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/organization/:id/subscribe/:plan',
-    access: 'anonymous',
+    access: billingAdmin,
+    tokenInQuery: billingLink,
     summary: 'Choose a plan (a browser navigation with ?token=): free at once, paid through card checkout',
     tags,
     params: z.object({ id: idSegment, plan: z.string() }),
@@ -35,12 +38,13 @@ export const billingRoutes = [
       403: error('Only admins change the plan'),
       404: error('Organization with id {id} not found'),
     },
-    handler: ({ params, query, deps }) => service.subscribe(deps, params.id, params.plan, query.token),
+    handler: ({ params, deps, user }) => service.subscribe(deps, params.id, params.plan, user),
   }),
   defineRoute({
     method: 'get',
     path: '/api/organization/:id/billing-portal',
-    access: 'anonymous',
+    access: billingAdmin,
+    tokenInQuery: billingLink,
     summary: "Manage billing (a browser navigation with ?token=): the payment provider's customer portal",
     tags,
     params: z.object({ id: idSegment }),
@@ -50,7 +54,7 @@ export const billingRoutes = [
       403: error('Only admins manage billing'),
       404: error('Organization with id {id} not found'),
     },
-    handler: ({ params, query, deps }) => service.billingPortal(deps, params.id, query.token),
+    handler: ({ params, deps }) => service.billingPortal(deps, params.id),
   }),
   defineRoute({
     method: 'get',

@@ -1,6 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import * as z from 'zod';
-import { atLeast, capabilities } from '../../../src/contract/access.ts';
 import {
   type BillingErrorCode,
   billingPagePath,
@@ -9,12 +8,9 @@ import {
   planById,
 } from '../../../src/contract/billing.ts';
 import { organizationNotFound } from '../../../src/contract/organization.ts';
-import { organizations, users } from '../../db/schema.ts';
-import { HttpError, httpMessages } from '../../http/errors.ts';
-import { maxId } from '../../http/params.ts';
+import { organizations } from '../../db/schema.ts';
+import { HttpError } from '../../http/errors.ts';
 import type { AuthUser, Deps } from '../../http/route.ts';
-import { isCurrentSession, verifyAccessToken } from '../../http/session.ts';
-import { effectiveLevel } from '../permissions/permissions.service.ts';
 import { createCheckoutSession, createPortalSession, StripeError, verifyStripeSignature } from './stripe.ts';
 
 export const billingMessages = {
@@ -35,45 +31,8 @@ function redirect(deps: Deps, path: string): Response {
 const back = (deps: Deps, query: string) => redirect(deps, `${billingPagePath}?${query}`);
 const failed = (deps: Deps, code: BillingErrorCode) => back(deps, `billing_error=${code}`);
 
-/**
- * The staff member a browser navigation acts for, from its `?token=` (the same access token the
- * API takes as bearer), or null when it is missing, forged, expired or its user is gone.
- */
-async function userFromToken(deps: Deps, token: string | undefined): Promise<AuthUser | null> {
-  if (!token) return null;
-  const claims = await verifyAccessToken(deps.config.jwtSecret, token);
-  if (!claims || (claims.kind ?? 'staff') !== 'staff') return null;
-  const id = Number(claims.sub);
-  if (!Number.isSafeInteger(id) || id <= 0 || id > maxId) return null;
-  const [user] = await deps.db
-    .select({
-      id: users.id,
-      email: users.email,
-      name: users.name,
-      globalPermission: users.global_permission,
-      sessionVersion: users.session_version,
-    })
-    .from(users)
-    .where(eq(users.id, id));
-  if (!user || !isCurrentSession(claims, user.sessionVersion)) return null;
-  const { sessionVersion: _version, ...authUser } = user;
-  return authUser;
-}
-
-/**
- * Signed in (else null: the caller sends the browser to sign in) and an admin of the organization
- * (the 'billing.manage' capability). Another organization answers 404 exactly as a missing one.
- */
-async function billingAdmin(deps: Deps, token: string | undefined, orgId: number): Promise<AuthUser | null> {
-  const user = await userFromToken(deps, token);
-  if (!user) return null;
-  const level = await effectiveLevel(deps.db, user, orgId);
-  if (level === 'none') throw new HttpError(404, organizationNotFound(orgId));
-  if (!atLeast(level, capabilities['billing.manage'])) throw new HttpError(403, httpMessages.forbidden);
-  return user;
-}
-
-const signInFirst = (deps: Deps) =>
+/** Where a billing link without a valid token sends the browser (the router's `refused`). */
+export const signInFirst = (deps: Deps) =>
   redirect(deps, `/portal/login?redirect=${encodeURIComponent(billingPagePath)}`);
 
 async function organizationRow(deps: Deps, orgId: number) {
@@ -97,11 +56,9 @@ const isPaid = (plan: string | null) => plan !== null && (paidPlanIds as readonl
  * Answers with a redirect: back to the billing screen (with ?subscribed= or ?billing_error=), to
  * the payment provider's checkout, to the contact form (custom) or to sign-in.
  */
-export async function subscribe(deps: Deps, orgId: number, planParam: string, token: string | undefined) {
+export async function subscribe(deps: Deps, orgId: number, planParam: string, user: AuthUser) {
   const plan = planById(planParam);
   if (!plan) throw new HttpError(400, billingMessages.unknownPlan);
-  const user = await billingAdmin(deps, token, orgId);
-  if (!user) return signInFirst(deps);
   if (plan.kind === 'contact') return redirect(deps, '/portal/contact');
 
   const org = await organizationRow(deps, orgId);
@@ -151,9 +108,7 @@ export async function subscribe(deps: Deps, orgId: number, planParam: string, to
 }
 
 /** GET /api/organization/:id/billing-portal?token=: to the provider's customer portal, or back with the reason. */
-export async function billingPortal(deps: Deps, orgId: number, token: string | undefined) {
-  const user = await billingAdmin(deps, token, orgId);
-  if (!user) return signInFirst(deps);
+export async function billingPortal(deps: Deps, orgId: number) {
   const org = await organizationRow(deps, orgId);
   const stripe = deps.config.stripe;
   if (!stripe) return failed(deps, 'payments-unavailable');

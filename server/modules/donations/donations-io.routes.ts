@@ -10,7 +10,7 @@ import { DonationListQuery, donationMessages } from '../../../src/contract/donat
 import { IdParams, orgFromIdParam } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
 import { donationOrganization } from './donations.service.ts';
-import { csvDownload, csvLink } from './export.ts';
+import { csvDownload, csvLink, csvMessages } from './export.ts';
 import { formFlag, testImport, uploadImport, uploadType } from './import.ts';
 import { packetDownload } from './packet.ts';
 
@@ -89,9 +89,10 @@ export const donationsIoRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/donation/:id/csv',
-    // The link is opened in a new tab, without the bearer token: the signed token in the query
-    // is the credential, and the handler checks the user's permission again.
-    access: 'anonymous',
+    // The link is opened in a new tab, without the bearer token: the signed 'csv-link' token in
+    // the query is the credential, checked by the router and guard like a bearer token.
+    access: { level: 'read', capability: 'donations.view', org: orgFromIdParam },
+    tokenInQuery: { purpose: 'csv-link', refused: csvMessages.expired },
     summary: 'The CSV file a csv-token link points at (streamed, UTF-8 with BOM)',
     tags,
     params: IdParams,
@@ -99,9 +100,10 @@ export const donationsIoRoutes = [
     responses: {
       200: { description: 'text/csv' },
       401: error('The link has expired or is not valid'),
-      403: error('The link is for another organization, or its user has lost access'),
+      403: error('The link is for another organization, or its user may no longer read it'),
+      404: error('Organization with id {id} not found (its user has lost access)'),
     },
-    handler: ({ deps, params, query }) => csvDownload(deps.db, deps.config.jwtSecret, params.id, query.token),
+    handler: ({ deps, params, token }) => csvDownload(deps.db, params.id, token),
   }),
   // spec: "GET /donation/{id}/esign/download (binary)" (no /api prefix); the portal calls the
   // /api form with its bearer token.

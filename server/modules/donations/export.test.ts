@@ -2,8 +2,10 @@ import { parse } from 'csv-parse/sync';
 import { inArray } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { organizationNotFound } from '../../../src/contract/organization.ts';
 import { bills, donations, donors, permissions, users } from '../../db/schema.ts';
 import { demoOrganizationNames as names } from '../../db/seed.ts';
+import { httpMessages } from '../../http/errors.ts';
 import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -185,7 +187,7 @@ describe('CSV export', () => {
 
   it('refuses an expired, forged or other-organization link, and a user who lost access since', async () => {
     await gift(org.parent, { transaction_id: 'secret' });
-    const expired = await new SignJWT({ kind: 'csv', org: org.parent, filters: {} })
+    const expired = await new SignJWT({ purpose: 'csv-link', org: org.parent, data: { filters: {} } })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('1')
       .setExpirationTime(Math.floor(Date.now() / 1000) - 10)
@@ -199,7 +201,7 @@ describe('CSV export', () => {
     const { link } = await download();
     const csvToken = new URL(link, 'http://x').searchParams.get('token') ?? '';
     const other = await open(`/api/donation/${org.chapter}/csv?token=${csvToken}`);
-    expect(other).toMatchObject({ status: 403, json: { message: csvMessages.otherOrganization } });
+    expect(other).toMatchObject({ status: 403, json: { message: httpMessages.otherOrganization } });
     // A staff access token is not a CSV link, and a CSV link is not an access token.
     expect((await open(`/api/donation/${org.parent}/csv?token=${token.reader}`)).status).toBe(401);
     const asBearer = await call(t.app, 'GET', `/api/organization/${org.parent}/donation`, {
@@ -214,7 +216,8 @@ describe('CSV export', () => {
     });
     await t.db.delete(permissions).where(inArray(permissions.user_id, [departingId]));
     const refused = await open(again.json.url as string);
-    expect(refused).toMatchObject({ status: 403, json: { message: csvMessages.noAccess } });
+    // The guard's answer to anyone who cannot reach the organization, as on every route.
+    expect(refused).toMatchObject({ status: 404, json: { message: organizationNotFound(org.parent) } });
     expect(refused.text).not.toContain('secret');
     await t.db.insert(permissions).values({ org_id: org.parent, user_id: departingId, level: 'read' });
   });

@@ -1,14 +1,12 @@
 import { stringify } from 'csv-stringify/sync';
 import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
-import { errors, jwtVerify, SignJWT } from 'jose';
 import * as z from 'zod/mini';
-import { can } from '../../../src/contract/access.ts';
 import { DonationListQuery } from '../../../src/contract/donations.ts';
 import { billingStatusLabels, billingStatusOf, statusName } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import { companies, donations, donors, organizations, users } from '../../db/schema.ts';
+import { companies, donations, donors, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
-import { effectiveLevel } from '../permissions/permissions.service.ts';
+import { csvTokenLifetimeSeconds, signToken, type VerifiedToken } from '../auth/tokens.ts';
 import { donationFilterConditions } from './donations.service.ts';
 
 /**
@@ -18,15 +16,12 @@ import { donationFilterConditions } from './donations.service.ts';
  * the signature, the organization and the user's permission again before streaming the rows.
  */
 
-/** A download link is good for five minutes: long enough to open, too short to pass around. */
-export const csvTokenLifetimeSeconds = 5 * 60;
+export { csvTokenLifetimeSeconds };
 /** Rows read per query; the stream pulls the next batch only when the client has taken the last. */
 export const csvBatchSize = 2000;
 
 export const csvMessages = {
   expired: 'This download link has expired or is not valid. Start the download again.',
-  otherOrganization: 'This download link is for another organization.',
-  noAccess: 'You no longer have access to this organization.',
 } as const;
 
 export const csvColumns = [
@@ -46,15 +41,6 @@ export const csvColumns = [
 ] as const;
 
 const encoder = new TextEncoder();
-const secretKey = (secret: string) => encoder.encode(secret);
-
-/** What a CSV token carries: who asked, for which organization, with which list filters. */
-const CsvClaims = z.object({
-  kind: z.literal('csv'),
-  sub: z.string().check(z.regex(/^\d{1,10}$/)),
-  org: z.number(),
-  filters: DonationListQuery,
-});
 
 /** The signed link for GET /api/donation/{org}/csv (the list's query travels inside the token). */
 export async function csvLink(
@@ -68,44 +54,8 @@ export async function csvLink(
   await donationFilterConditions(db, orgId, query);
   // Paging is the list's concern; the export covers every row the filters select.
   const { page: _page, per_page: _perPage, _token, ...filters } = query;
-  const token = await new SignJWT({ kind: 'csv', org: orgId, filters })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(String(userId))
-    .setIssuedAt()
-    .setExpirationTime(Math.floor(Date.now() / 1000) + csvTokenLifetimeSeconds)
-    .sign(secretKey(secret));
+  const token = await signToken(secret, 'csv-link', userId, { org: orgId, data: { filters } });
   return { url: `/api/donation/${orgId}/csv?token=${encodeURIComponent(token)}` };
-}
-
-/**
- * Checks a CSV link: signature and expiry (401), organization (403), and that its user still
- * holds read on the organization (403). Returns the filters it carries.
- */
-export async function verifyCsvLink(
-  db: Queryable,
-  secret: string,
-  orgId: number,
-  token: string,
-): Promise<DonationListQuery> {
-  let payload: unknown;
-  try {
-    ({ payload } = await jwtVerify(token, secretKey(secret), { algorithms: ['HS256'] }));
-  } catch (error) {
-    if (error instanceof errors.JOSEError || error instanceof TypeError)
-      throw new HttpError(401, csvMessages.expired);
-    throw error;
-  }
-  const claims = z.safeParse(CsvClaims, payload);
-  if (!claims.success) throw new HttpError(401, csvMessages.expired);
-  if (claims.data.org !== orgId) throw new HttpError(403, csvMessages.otherOrganization);
-  const [user] = await db
-    .select({ id: users.id, globalPermission: users.global_permission })
-    .from(users)
-    .where(eq(users.id, Number(claims.data.sub)));
-  if (!user) throw new HttpError(401, csvMessages.expired);
-  const level = await effectiveLevel(db, user, orgId);
-  if (!can(level, 'donations.view')) throw new HttpError(403, csvMessages.noAccess);
-  return claims.data.filters;
 }
 
 /**
@@ -225,9 +175,15 @@ export function csvFileName(orgId: number, now = new Date()): string {
   return `donations-${orgId}-${now.toISOString().slice(0, 10)}.csv`;
 }
 
-/** The streamed download: GET /api/donation/{org}/csv?token=… */
-export async function csvDownload(db: Db, secret: string, orgId: number, token: string): Promise<Response> {
-  const filters = await verifyCsvLink(db, secret, orgId, token);
+/**
+ * The streamed download: GET /api/donation/{org}/csv?token=… The router has verified the link
+ * (a 'csv-link' token for this organization whose user still reads it); its data holds the
+ * list's filters as they were when the link was made.
+ */
+export async function csvDownload(db: Db, orgId: number, link: VerifiedToken | undefined): Promise<Response> {
+  const parsed = z.safeParse(DonationListQuery, link?.data.filters);
+  if (!parsed.success) throw new HttpError(401, csvMessages.expired);
+  const filters = parsed.data;
   // The filters are checked (dates, amounts) before the first byte is sent, so a bad one is a 400.
   await donationFilterConditions(db, orgId, filters);
   return new Response(exportDonationsCsv(db, orgId, filters), {

@@ -17,10 +17,9 @@ import type { Queryable } from '../../db/client.ts';
 import { companies, donations, donors, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Deps } from '../../http/route.ts';
-import { signDonorToken } from '../../http/session.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
 import { donorLinkMail } from '../../mail/templates.ts';
-import { consumeDonorToken, issueDonorToken } from '../auth/tokens.ts';
+import { consumeToken, issueToken, signDonorToken } from '../auth/tokens.ts';
 import { updateDonation } from '../donations/donations.service.ts';
 
 /**
@@ -113,7 +112,7 @@ export async function requestDonorLink(deps: Deps, email: string, donationId: nu
   if (!row?.donor_email || lower(row.donor_email) !== lower(email)) return;
   const to = lower(row.donor_email);
   await db.transaction(async (tx) => {
-    const token = await issueDonorToken(tx, { donationId, email: to }, donorLinkLifetimeMs);
+    const token = await issueToken(tx, 'donor_link', { donationId, email: to }, donorLinkLifetimeMs);
     await enqueueMail(
       tx,
       donorLinkMail({
@@ -133,7 +132,7 @@ export async function requestDonorLink(deps: Deps, email: string, donationId: nu
  * whose match has since left that email (edited by staff or by the donor) opens nothing.
  */
 export async function openDonorSession(deps: Deps, token: string): Promise<DonorSessionResponse> {
-  const link = await consumeDonorToken(deps.db, token);
+  const link = await consumeToken(deps.db, 'donor_link', token);
   if (!link) throw new HttpError(400, donorMessages.linkInvalid);
   const row = await loadMatch(deps.db, link.donationId);
   if (!row?.donor_email || lower(row.donor_email) !== link.email)

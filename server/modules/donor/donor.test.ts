@@ -23,10 +23,9 @@ import {
   outbox,
 } from '../../db/schema.ts';
 import { demoOrganizationNames } from '../../db/seed.ts';
-import { donorTokenLifetimeSeconds } from '../../http/session.ts';
 import { call, demoOrganizationIds, lastMailTo, linkIn, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
-import { hashToken } from '../auth/tokens.ts';
+import { donorTokenLifetimeSeconds, hashToken } from '../auth/tokens.ts';
 
 let t: TestContext;
 let admin = '';
@@ -164,7 +163,7 @@ describe('POST /api/donor/session', () => {
     const session = z.parse(DonorSessionResponse, first.json);
     expect(session.match_id).toBe(match.id);
     const claims = decodeJwt(session.token);
-    expect(claims).toMatchObject({ kind: 'donor', sub: match.donor.email });
+    expect(claims).toMatchObject({ purpose: 'donor-session', sub: match.donor.email });
     expect(claims.exp).toBeGreaterThanOrEqual(before + donorTokenLifetimeSeconds);
     expect(claims.exp).toBeLessThanOrEqual(before + donorTokenLifetimeSeconds + 5);
 

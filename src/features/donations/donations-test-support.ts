@@ -20,7 +20,7 @@ function base64url(value: unknown): string {
 export function signedIn(): void {
   const claims = {
     sub: '1',
-    kind: 'staff',
+    purpose: 'access',
     exp: Math.floor(Date.now() / 1000) + 3600,
     iat: Math.floor(Date.now() / 1000),
   };
