@@ -33,6 +33,13 @@ export type Config = {
   };
   /** The card payment provider for paid plans (Stripe). Unset: only the free plan can be chosen. */
   stripe: StripeConfig | undefined;
+  /** Public API (`/api/v1`) requests per API key and minute. */
+  apiRateLimitPerMinute: number;
+  /**
+   * Lets webhooks use http:// and private, loopback and link-local addresses (local development and
+   * tests only). Off: deliveries go over https to public addresses only.
+   */
+  webhookAllowPrivate: boolean;
 };
 
 /** Stripe, reached through its REST API with fetch. */
@@ -81,6 +88,8 @@ const Env = z.object({
   RATE_LIMIT_WINDOW_MS: positiveInt.default(15 * 60 * 1000),
   RATE_LIMIT_PER_IP: positiveInt.default(20),
   RATE_LIMIT_PER_EMAIL: positiveInt.default(5),
+  API_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+  WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_[A-Za-z0-9_]+$/, 'must be a Stripe secret (sk_...) or restricted (rk_...) key')
@@ -148,6 +157,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
           ),
         }
       : undefined,
+    apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
   };
 }
 

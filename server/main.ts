@@ -7,6 +7,7 @@ import { seedDemoMatches } from './db/seed-matches.ts';
 import { consoleLogger as logger } from './http/logger.ts';
 import { startBillIssuer } from './jobs/bill-issuer.ts';
 import { createMailWorker } from './jobs/mail-worker.ts';
+import { createWebhookWorker } from './jobs/webhook-worker.ts';
 import { transportFor } from './mail/transport.ts';
 
 async function main() {
@@ -31,6 +32,12 @@ async function main() {
   const transport = transportFor(config);
   const worker = createMailWorker({ db: database.db, transport, logger });
   worker.start();
+  const webhookWorker = createWebhookWorker({
+    db: database.db,
+    logger,
+    outbound: { allowPrivate: config.webhookAllowPrivate },
+  });
+  webhookWorker.start();
   const billIssuer = startBillIssuer({ db: database.db, logger });
 
   const { app } = createApp({ config, db: database.db, logger });
@@ -58,6 +65,7 @@ async function main() {
     billIssuer.stop();
     void (async () => {
       await worker.stop();
+      await webhookWorker.stop();
       transport.close?.();
       await database.close();
       process.exit(0);

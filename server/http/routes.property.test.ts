@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../app.ts';
-import { signIn } from '../test-helpers.ts';
+import { call, demoOrganizationIds, signIn } from '../test-helpers.ts';
 import { createTestContext, type TestContext } from '../testing.ts';
 import type { AnyRoute } from './route.ts';
 
@@ -12,9 +12,14 @@ import type { AnyRoute } from './route.ts';
 
 let t: TestContext;
 let token = '';
+/** A live API key of the admin's organization, for the public API's routes (/api/v1). */
+let apiKey = '';
 beforeAll(async () => {
   t = await createTestContext({ config: { logRequests: false } });
   token = await signIn(t.app, 'admin@twofold.test');
+  const { hopeHarbor } = await demoOrganizationIds(t.db);
+  apiKey = (await call(t.app, 'GET', `/api/organization/${hopeHarbor}/api-key`, { token })).json.api_key
+    .secret;
 });
 afterAll(() => t.close());
 
@@ -87,6 +92,7 @@ const contentType = fc.constantFrom(
 const authorization = fc.oneof(
   fc.constantFrom(undefined, 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearer a.b.c', 'bearer null'),
   fc.constant('signed-in'),
+  fc.constant('api-key'),
   fc.string({ maxLength: 100 }).map((s) => `Bearer ${s}`),
 );
 
@@ -118,7 +124,12 @@ async function send(
   const search = new URLSearchParams(input.query).toString();
   const headers = new Headers();
   if (input.contentType) headers.set('content-type', input.contentType);
-  const auth = input.authorization === 'signed-in' ? `Bearer ${token}` : input.authorization;
+  const auth =
+    input.authorization === 'signed-in'
+      ? `Bearer ${token}`
+      : input.authorization === 'api-key'
+        ? `Bearer ${apiKey}`
+        : input.authorization;
   if (auth !== undefined && headerValueOk(auth)) headers.set('authorization', auth);
   const method = route.method.toUpperCase();
   return t.app.request(`${path}${search ? `?${search}` : ''}`, {

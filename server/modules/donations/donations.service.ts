@@ -36,6 +36,7 @@ import {
 } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { billingConflict, countSubmitted, creditRefunds } from '../billing/bills.ts';
+import * as webhookEvents from '../integrations/webhook-events.ts';
 import {
   type NotificationLinks,
   notificationsOf,
@@ -295,6 +296,19 @@ function pageInIndexOrder(
   return sql`(select merged.id from (${sql.join(branches, sql` union all `)}) as merged order by merged.sort_key ${direction}, merged.id ${direction} limit ${perPage} offset ${(page - 1) * perPage})`;
 }
 
+/** Matches meeting the conditions, in id order (the public API's cursor pages). */
+export async function donationsInIdOrder(
+  db: Queryable,
+  conditions: SQL[],
+  limit: number,
+): Promise<Donation[]> {
+  const rows = await selectDonations(db)
+    .where(and(...conditions))
+    .orderBy(asc(donations.id))
+    .limit(limit);
+  return rows.map((row) => toDonation(row));
+}
+
 /** The organization a donation belongs to (the guard's lookup), or 404. */
 export async function donationOrganization(db: Queryable, donationId: number): Promise<number> {
   const [row] = await db
@@ -543,6 +557,7 @@ export async function createDonation(
     await tx
       .insert(donationStatusHistory)
       .values({ donation_id: row.id, from_status_id: null, to_status_id: status, user_id: userId, source });
+    await webhookEvents.statusChanged(tx, [row.id]);
     if (links) await notifyMatches(tx, [row.id], links);
     return row.id;
   });
@@ -606,7 +621,7 @@ export async function updateDonation(
         silenced: body.silenced ?? current.silenced,
       })
       .where(eq(donations.id, donationId));
-    if (status !== current.status_id)
+    if (status !== current.status_id) {
       await tx.insert(donationStatusHistory).values({
         donation_id: donationId,
         from_status_id: current.status_id,
@@ -614,6 +629,8 @@ export async function updateDonation(
         user_id: userId,
         source,
       });
+      await webhookEvents.statusChanged(tx, [donationId]);
+    }
     if (links && (body.reprocess || companyChanged)) await notifyMatches(tx, [donationId], links);
   });
   return getDonation(db, donationId);
@@ -676,6 +693,10 @@ export async function confirmDonations(db: Db, userId: number, body: ConfirmRequ
         to_status_id: to,
         user_id: userId,
       })),
+    );
+    await webhookEvents.statusChanged(
+      tx,
+      changing.map((r) => r.id),
     );
     if (body.status === 'submitted') await countSubmitted(tx, changing, now);
     if (body.status === 'refunded') await creditRefunds(tx, changing, now);
