@@ -134,8 +134,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     const ok = code !== null && delivered(code);
     const finished = now();
     const delay = schedule[Math.min(delivery.attempts - 1, schedule.length - 1)] ?? 60_000;
-    const nextAt = new Date(finished.getTime() + delay);
-    const givingUp = !ok && nextAt.getTime() > delivery.give_up_at.getTime();
+    // The last attempt is made at give_up_at, so a delivery is tried for its whole lifetime.
+    const nextAt = new Date(Math.min(finished.getTime() + delay, delivery.give_up_at.getTime()));
+    const givingUp = !ok && finished.getTime() >= delivery.give_up_at.getTime();
     await db.transaction(async (tx) => {
       await tx.insert(webhookAttempts).values({
         delivery_id: delivery.id,

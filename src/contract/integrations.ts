@@ -97,7 +97,7 @@ export type Webhook = z.infer<typeof Webhook>;
 export const WebhookList = z.object({ webhooks: z.array(Webhook) });
 export type WebhookList = z.infer<typeof WebhookList>;
 
-const hostPattern = /^[A-Za-z0-9.-]+(:[0-9]{1,5})?(\/[^\s]*)?$/;
+const hostPattern = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?(\/[^\s]*)?$/;
 /** spec: "PUT /api/webhook/{id}, body: the webhook". The id, secret and last_code are not changed by it. */
 export const WebhookUpdate = z.object({
   url: z
