@@ -1,0 +1,26 @@
+import integrationsCss from '../src/features/integrations/integrations.css?inline';
+import { Integrations } from '../src/features/integrations/integrations.tsx';
+import { defineElement } from './define-element.ts';
+
+/**
+ * @summary The Integrations screen of the current organization: the Widget snippet, the API card
+ * (its documentation and the Manage API Keys dialog), the Webhooks card and the fundraising
+ * platform card.
+ *
+ * @attr api-base - The API's origin when it is not the page's own.
+ *
+ * @csspart base - The element's inner root.
+ * @csspart card - Each card.
+ *
+ * @cssproperty --twofold-font-family - The typeface.
+ * @cssproperty --twofold-color-primary - Buttons and the new key's frame.
+ */
+export const TwofoldIntegrations = defineElement('twofold-integrations', Integrations, {
+  styles: [integrationsCss],
+});
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'twofold-integrations': HTMLElement;
+  }
+}
