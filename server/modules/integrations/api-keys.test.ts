@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys, companies, donationStatusHistory, donations } from '../../db/schema.ts';
+import { apiKeys, companies, donationStatusHistory, donations, idempotencyKeys } from '../../db/schema.ts';
 import { call, demoOrganizationIds, readyForMatching, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { hashApiKey } from './api-keys.service.ts';
@@ -146,6 +146,18 @@ describe('the public API', () => {
     });
     expect(other.status).toBe(422);
     expect(other.json.message).toBe('This Idempotency-Key was already used with a different request.');
+    // A day later the key is forgotten: it names a new request.
+    await t.db
+      .update(idempotencyKeys)
+      .set({ created_at: new Date(Date.now() - 25 * 3600_000) })
+      .where(eq(idempotencyKeys.key, 'order-4711'));
+    const later = await call(t.app, 'POST', '/api/v1/matches', {
+      token: secret,
+      body: { ...body, transaction_id: 'idem-2' },
+      headers,
+    });
+    expect(later.status).toBe(201);
+    expect(later.json.donation.id).not.toBe(first.json.donation.id);
   });
 
   it("creates for a chapter of the key's organization, and refuses an organization outside it as not found", async () => {

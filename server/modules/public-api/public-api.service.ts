@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, asc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import { donationMessages } from '../../../src/contract/donations.ts';
 import { integrationMessages } from '../../../src/contract/integrations.ts';
 import { organizationNotFound } from '../../../src/contract/organization.ts';
@@ -30,6 +30,9 @@ const like = (text: string) =>
     .toLowerCase()
     .replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
+/** How long an Idempotency-Key's first answer is kept. */
+export const idempotencyLifetimeMs = 24 * 60 * 60 * 1000;
+
 export type ApiAnswer = { status: 200 | 201; body: unknown; replayed: boolean };
 
 /**
@@ -58,6 +61,16 @@ export async function createMatch(
     throw new HttpError(400, integrationMessages.idempotencyKeyInvalid);
   const requestHash = createHash('sha256').update(JSON.stringify(body)).digest('hex');
   return db.transaction(async (tx) => {
+    // A key is remembered for a day (as payment APIs do): after that it may name a new request.
+    await tx
+      .delete(idempotencyKeys)
+      .where(
+        and(
+          eq(idempotencyKeys.organization_id, caller.organizationId),
+          eq(idempotencyKeys.key, idempotencyKey),
+          lt(idempotencyKeys.created_at, new Date(Date.now() - idempotencyLifetimeMs)),
+        ),
+      );
     const claimed = await tx
       .insert(idempotencyKeys)
       .values({
