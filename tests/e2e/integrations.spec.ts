@@ -53,6 +53,47 @@ function startReceiver() {
   );
 }
 
+test('the Widget guide offers the embeddable elements from custom-elements.json, previews one and writes its snippet', async ({
+  page,
+  request,
+}) => {
+  const manifest = await (await request.get('/elements/custom-elements.json')).json();
+  const tags = manifest.modules.flatMap((m: { declarations?: Array<{ tagName?: string }> }) =>
+    (m.declarations ?? []).map((d) => d.tagName),
+  );
+  expect(tags).toEqual(
+    expect.arrayContaining(['twofold-faq', 'twofold-match-request', 'twofold-registration']),
+  );
+
+  await asHopeAdmin(page);
+  await page.goto('/portal/integrations');
+  await page.getByRole('link', { name: 'Widget guide' }).click();
+  await expect(page).toHaveURL(/\/portal\/integrations\/widget$/);
+  await expect(page.getByRole('heading', { name: 'Widget guide', level: 1 })).toBeVisible();
+  const snippet = page.getByTestId('widget-snippet');
+  await expect(snippet).toContainText('<twofold-match-request api-base=');
+  await expect(page.getByRole('region', { name: 'Preview of twofold-match-request' })).toBeVisible();
+
+  await page.getByLabel('Element').selectOption('twofold-faq');
+  await page.getByLabel('company', { exact: true }).fill(`Acme ${stamp}`);
+  await expect(snippet).toContainText(`company="Acme ${stamp}"`);
+  await expect(snippet).toContainText('/elements/twofold-faq.js');
+  // The live preview is the element itself, set up as the snippet says.
+  await expect(
+    page.getByRole('region', { name: 'Preview of twofold-faq' }).getByText(`Acme ${stamp}`).first(),
+  ).toBeVisible();
+  await page.getByLabel('--twofold-color-primary').fill('#7c3aed');
+  await expect(snippet).toContainText('style="--twofold-color-primary: #7c3aed');
+  await page.getByRole('button', { name: 'Copy snippet' }).click();
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: '.tmp/widget-guide-1280.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: 'Collapse sidebar' }).click();
+  await page.screenshot({ path: '.tmp/widget-guide-390.png', fullPage: true });
+  const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(sideways).toBeLessThanOrEqual(0);
+});
+
 test('a partner posts a gift with an API key (once, though sent twice) and a webhook hears its status change, signed', async ({
   page,
   request,

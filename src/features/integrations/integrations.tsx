@@ -1,7 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { format } from 'date-fns';
 import { useEffect, useState } from 'react';
-import { getApiBase } from '../../api/client.ts';
 import { createApiKey, deleteApiKey, listApiKeys, renameApiKey } from '../../api/integrations.ts';
 import { can } from '../../contract/index.ts';
 import { type ApiKey, apiKeyNameMax, apiKeyNameSaveDelayMs } from '../../contract/integrations.ts';
@@ -17,6 +16,7 @@ import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { copyText, useDebouncedSave } from './debounced.ts';
+import { WidgetGuide } from './widget-guide.tsx';
 
 /** spec (part 1, section 8), word for word. */
 export const integrationsTexts = {
@@ -33,14 +33,36 @@ export const integrationsTexts = {
 
 const error = (description: string) => toast({ title: 'Error', description, variant: 'destructive' });
 
+export interface IntegrationsProps {
+  /** 'cards' (default, /portal/integrations) or 'widget' (the Widget guide, /portal/integrations/widget). */
+  view?: string;
+}
+
 /** The Integrations screen (spec part 1, section 2): the Widget, API, Webhooks and fundraising platform cards. */
-export function Integrations() {
+export function Integrations({ view }: IntegrationsProps) {
   useSignals();
   useEffect(() => {
     void initSession().then(() => startOrganization());
   }, []);
   const organization = currentOrganization.value;
-  const origin = getApiBase();
+  if (view === 'widget')
+    return (
+      <section className="integrations" aria-labelledby="integrations-title" part="base">
+        <h1 id="integrations-title" className="integrations__title">
+          Widget guide
+        </h1>
+        <p>
+          <a href="/portal/integrations">Back to Integrations</a>
+        </p>
+        {organization ? (
+          <WidgetGuide key={organization.id} organizationId={organization.id} />
+        ) : organizationLoading.value ? (
+          <Spinner label="Loading organization..." />
+        ) : (
+          <p className="muted">{integrationsTexts.noOrganization}</p>
+        )}
+      </section>
+    );
   return (
     <section className="integrations" aria-labelledby="integrations-title" part="base">
       <h1 id="integrations-title" className="integrations__title">
@@ -54,7 +76,7 @@ export function Integrations() {
         )
       ) : (
         <div className="integrations__cards">
-          <WidgetCard organizationId={organization.id} origin={origin} />
+          <WidgetCard />
           <article className="integrations__card" part="card" aria-labelledby="api-card-title">
             <h2 id="api-card-title">API</h2>
             <p>
@@ -108,25 +130,19 @@ export function Integrations() {
   );
 }
 
-/** The Widget card: the snippet that embeds the match request form on the organization's own site. */
-function WidgetCard({ organizationId, origin }: { organizationId: number; origin: string }) {
-  const snippet = `<script type="module" src="${origin}/elements/twofold-match-request.js"></script>\n<twofold-match-request organization="${organizationId}" api-base="${origin}"></twofold-match-request>`;
+/** The Widget card: the guide to embedding the public elements on the organization's own site. */
+function WidgetCard() {
   return (
     <article className="integrations__card" part="card" aria-labelledby="widget-card-title">
       <h2 id="widget-card-title">Widget</h2>
-      <p>Put the match request form on your own website: paste this where the form should appear.</p>
-      <pre className="integrations__code">
-        <code>{snippet}</code>
-      </pre>
+      <p>
+        Put the match request form, the FAQ, the donor's edit page or the registration form on your own
+        website: pick one, set it up, see it live and copy the snippet.
+      </p>
       <div className="integrations__actions">
-        <Button
-          variant="secondary"
-          onClick={async () => {
-            if (await copyText(snippet)) toast({ description: integrationsTexts.copied });
-          }}
-        >
-          Copy snippet
-        </Button>
+        <a className="btn btn--secondary" href="/portal/integrations/widget">
+          Widget guide
+        </a>
       </div>
     </article>
   );
