@@ -33,7 +33,7 @@ export const publicApiRoutes: AnyRoute[] = [
     path: '/api/v1/matches',
     access: 'api-key',
     summary:
-      "Create a match (a gift to be matched by the donor's employer). Its status is resolved as for a match staff create. Send an Idempotency-Key header to make retries safe: a repeated request gets the first answer.",
+      "Create a match (a gift to be matched by the donor's employer). Its status is resolved as when staff create a match. Send an Idempotency-Key header to make retries safe: a repeated request gets the first answer.",
     tags,
     body: ApiMatchCreate,
     successStatus: 201,
