@@ -60,6 +60,8 @@ export default defineConfig({
         LOG_REQUESTS: 'false',
         SMTP_URL: '',
         DATABASE_URL: '',
+        // tests/e2e/integrations.spec.ts: webhooks deliver to a receiver on this machine.
+        WEBHOOK_ALLOW_PRIVATE: 'true',
       },
     },
     // The embed kit's foreign page (demo/embed) on another origin: 127.0.0.1, E2E_PORT + 1000.

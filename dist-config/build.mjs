@@ -1,6 +1,8 @@
 // `npm run build`: the portal (dist/portal, shared chunks) and one self-contained minified ES
 // module per element (dist/elements/twofold-*.js), then the CSS leak check. Two cores on CI:
 // the builds run two at a time in this one process.
+
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,6 +96,20 @@ const licences = bundled.map((name) => {
 writeFileSync(
   join(root, 'dist', 'elements', 'LICENSES.txt'),
   `${licences.join(`\n\n${'-'.repeat(72)}\n\n`)}\n`,
+);
+
+// custom-elements.json beside the bundles (served at /elements/custom-elements.json), from the
+// elements' JSDoc: see custom-elements-manifest.config.mjs.
+execFileSync(
+  process.execPath,
+  [
+    join(root, 'node_modules', '@custom-elements-manifest', 'analyzer', 'cem.js'),
+    'analyze',
+    '--config',
+    join(root, 'custom-elements-manifest.config.mjs'),
+    '--quiet',
+  ],
+  { cwd: root, stdio: 'inherit' },
 );
 
 const { files, failures } = checkShippedCss(root);

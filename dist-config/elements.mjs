@@ -16,4 +16,6 @@ export const elementNames = [
   'twofold-donor-match-update',
   'twofold-match-request',
   'twofold-billing',
+  'twofold-integrations',
+  'twofold-webhooks',
 ];

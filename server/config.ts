@@ -53,6 +53,13 @@ export type Config = {
   loginCaptchaAfter: number;
   /** The card payment provider for paid plans (Stripe). Unset: only the free plan can be chosen. */
   stripe: StripeConfig | undefined;
+  /** Public API (`/api/v1`) requests per API key and minute. */
+  apiRateLimitPerMinute: number;
+  /**
+   * Lets webhooks use http:// and private, loopback and link-local addresses (local development and
+   * tests only). Off: deliveries go over https to public addresses only.
+   */
+  webhookAllowPrivate: boolean;
   /** Where uploaded files live: an S3-compatible bucket when S3_BUCKET is set, else DATA_DIR/files. */
   s3: S3Config | undefined;
 };
@@ -121,6 +128,8 @@ const Env = z.object({
   RATE_LIMIT_PER_IP: positiveInt.default(20),
   RATE_LIMIT_PER_EMAIL: positiveInt.default(5),
   LOGIN_CAPTCHA_AFTER: positiveInt.default(3),
+  API_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+  WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_[A-Za-z0-9_]+$/, 'must be a Stripe secret (sk_...) or restricted (rk_...) key')
@@ -251,6 +260,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         }
       : undefined,
     s3: s3Config(e, present),
+    apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
   };
 }
 

@@ -8,9 +8,12 @@ import { contactRoutes } from './modules/contact/contact.routes.ts';
 import { donationsRoutes } from './modules/donations/donations.routes.ts';
 import { donationsIoRoutes } from './modules/donations/donations-io.routes.ts';
 import { donorRoutes } from './modules/donor/donor.routes.ts';
+import { apiKeysRoutes } from './modules/integrations/api-keys.routes.ts';
+import { webhooksRoutes } from './modules/integrations/webhooks.routes.ts';
 import { notifeesRoutes } from './modules/notifees/notifees.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
+import { publicApiDocsRoutes, publicApiRoutes } from './modules/public-api/public-api.routes.ts';
 import { registrationRoutes } from './modules/registration/registration.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -45,5 +48,9 @@ export const routes: readonly AnyRoute[] = [
   ...notificationsRoutes,
   ...billingRoutes,
   ...systemRoutes,
+  ...apiKeysRoutes,
+  ...webhooksRoutes,
+  ...publicApiRoutes,
+  ...publicApiDocsRoutes,
   openApiRoute,
 ];

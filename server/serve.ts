@@ -8,6 +8,7 @@ import type { Logger } from './http/logger.ts';
 import type { Lifecycle } from './http/route.ts';
 import { type BillIssuer, startBillIssuer } from './jobs/bill-issuer.ts';
 import { createMailWorker, type MailWorker } from './jobs/mail-worker.ts';
+import { createWebhookWorker, type WebhookWorker } from './jobs/webhook-worker.ts';
 import { type MailTransport, transportFor } from './mail/transport.ts';
 
 /** How long a shutdown waits for in-flight requests and jobs before it closes what is left. */
@@ -20,6 +21,7 @@ export type RunningServer = {
   port: number;
   lifecycle: Lifecycle;
   worker: MailWorker;
+  webhookWorker: WebhookWorker;
   billIssuer: BillIssuer;
   /**
    * Graceful shutdown: readiness turns 503 at once, no new connection or job is taken, in-flight
@@ -53,6 +55,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     leaseMs: config.mail.leaseMs,
   });
   worker.start();
+  const webhookWorker = createWebhookWorker({
+    db: database.db,
+    logger,
+    outbound: { allowPrivate: config.webhookAllowPrivate },
+  });
+  webhookWorker.start();
   const billIssuer = startBillIssuer({ db: database.db, logger });
   const { app } = createApp({ ...options.app, config, db: database.db, logger, lifecycle });
   // While draining, responses ask keep-alive clients to reconnect (to another process).
@@ -83,7 +91,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       const expired = new Promise<'expired'>((resolve) => {
         timer = setTimeout(() => resolve('expired'), timeoutMs);
       });
-      const drained = Promise.all([closed, worker.stop(), billIssuer.stop()]).then(() => 'drained' as const);
+      const drained = Promise.all([closed, worker.stop(), webhookWorker.stop(), billIssuer.stop()]).then(() => 'drained' as const);
       const outcome = await Promise.race([drained, expired]);
       clearTimeout(timer);
       if (outcome === 'expired') {
@@ -103,6 +111,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     port: (server.address() as AddressInfo).port,
     lifecycle,
     worker,
+    webhookWorker,
     billIssuer,
     shutdown,
   };

@@ -17,6 +17,8 @@ declare module 'react' {
       }>;
       'twofold-org-picker': ElementProps<{ 'hide-single'?: 'true' | 'false' }>;
       'twofold-dashboard': ElementProps;
+      'twofold-integrations': ElementProps<{ view?: string }>;
+      'twofold-webhooks': ElementProps;
       'twofold-donations': ElementProps;
       'twofold-organization-details': ElementProps<{ tab?: string }>;
       'twofold-registration': ElementProps<{ 'support-email'?: string }>;

@@ -245,6 +245,9 @@ function App() {
             <Route path="donations" element={<twofold-donations />} />
             <Route path="organization-details" element={<OrganizationDetailsPage />} />
             <Route path="billing" element={<twofold-billing key="plans" />} />
+            <Route path="integrations" element={<twofold-integrations key="cards" />} />
+            <Route path="integrations/widget" element={<twofold-integrations key="widget" view="widget" />} />
+            <Route path="webhooks" element={<twofold-webhooks />} />
             <Route path="stripe-setup" element={<twofold-billing key="stripe-setup" view="stripe-setup" />} />
             <Route path="*" element={<NotFound />} />
           </Route>

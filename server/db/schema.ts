@@ -391,7 +391,7 @@ export const donations = pgTable(
   ],
 );
 
-export const statusChangeSources = ['staff', 'donor', 'public'] as const;
+export const statusChangeSources = ['staff', 'donor', 'public', 'api'] as const;
 export type StatusChangeSource = (typeof statusChangeSources)[number];
 
 /** Every status change of a match: who, when, from, to. */
@@ -406,15 +406,16 @@ export const donationStatusHistory = pgTable(
     to_status_id: integer('to_status_id').notNull(),
     user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     /**
-     * Who made the change: staff (user_id says who), the donor on their edit screen, or the
-     * donor's request on the organization's public matching page (both without a user).
+     * Who made the change: staff (user_id says who), the donor on their edit screen, the
+     * donor's request on the organization's public matching page, or an integration through the
+     * public API (the last three without a user).
      */
     source: text('source').$type<StatusChangeSource>().notNull().default('staff'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('donation_status_history_donation_idx').on(t.donation_id, t.at),
-    check('donation_status_history_source_values', sql`${t.source} in ('staff', 'donor', 'public')`),
+    check('donation_status_history_source_values', sql`${t.source} in ('staff', 'donor', 'public', 'api')`),
   ],
 );
 
@@ -519,6 +520,34 @@ export const loginFailures = pgTable(
 );
 
 /**
+ * spec (part 1, section 3): "API key: id, name, key, last_used_at, last_ip_address". Only the
+ * SHA-256 of a key is stored (the whole key is shown once, when it is created) and its first
+ * characters, so staff can tell keys apart. A deleted key is kept, revoked, so a caller still
+ * using it hears that it was revoked rather than that it never existed.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull().default(''),
+    prefix: text('prefix').notNull(),
+    key_hash: text('key_hash').notNull(),
+    created_by: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    last_used_at: timestamp('last_used_at', { withTimezone: true }),
+    last_ip_address: text('last_ip_address'),
+    revoked_at: timestamp('revoked_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('api_keys_key_hash_unique').on(t.key_hash),
+    index('api_keys_org_idx').on(t.organization_id),
+  ],
+);
+
+/**
  * An organization's invitation to an existing account: adding someone who already has an account
  * does not attach it; its owner accepts through the emailed link (a one-time token, stored as its
  * SHA-256, with an expiry), which turns the invitation into a permission. Until then it is shown
@@ -546,4 +575,107 @@ export const invitations = pgTable(
     index('invitations_user_id_idx').on(t.user_id),
     check('invitations_level_values', sql`${t.level} in ('read', 'write', 'admin')`),
   ],
+);
+
+/**
+ * The first answer to a public API request sent with an `Idempotency-Key` header, per
+ * organization, so a retried request gets it again instead of creating a second match.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    /** SHA-256 of the method, path and body: the same key with another request is refused. */
+    request_hash: text('request_hash').notNull(),
+    status: integer('status').notNull(),
+    response: jsonb('response').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('idempotency_keys_org_key_unique').on(t.organization_id, t.key)],
+);
+
+export const webhookEvents = ['status', 'first_open', 'reminder_sent'] as const;
+export type WebhookEvent = (typeof webhookEvents)[number];
+
+/**
+ * spec (part 1, section 3): "Webhook: id, url (stored without the https:// prefix), token,
+ * event, last_code". `secret` signs deliveries the Standard Webhooks way (whsec_...).
+ */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    url: text('url').notNull().default(''),
+    token: text('token').notNull().default(''),
+    event: text('event').$type<WebhookEvent>().notNull().default('status'),
+    secret: text('secret').notNull(),
+    last_code: integer('last_code'),
+    ...timestamps,
+  },
+  (t) => [
+    index('webhooks_org_idx').on(t.organization_id),
+    check('webhooks_event_values', sql`${t.event} in ('status', 'first_open', 'reminder_sent')`),
+  ],
+);
+
+export const webhookDeliveryStatuses = ['pending', 'delivered', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];
+
+/**
+ * One event for one webhook: written in the transaction of the change that causes it, delivered
+ * by the webhook worker (retried with backoff until `give_up_at`, in order per match).
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: serial('id').primaryKey(),
+    webhook_id: integer('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    /** The match it is about (deliveries of one match go out in order); null for a test event. */
+    donation_id: integer('donation_id'),
+    event: text('event').notNull(),
+    /** The Standard Webhooks message id (webhook-id header), the same on every attempt. */
+    message_id: text('message_id').notNull(),
+    /** The payload without the bearer_token, which is added from the webhook when sent. */
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: text('status').$type<WebhookDeliveryStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    give_up_at: timestamp('give_up_at', { withTimezone: true }).notNull(),
+    last_code: integer('last_code'),
+    last_error: text('last_error'),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    delivered_at: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.status, t.next_attempt_at),
+    index('webhook_deliveries_order_idx').on(t.webhook_id, t.donation_id, t.id),
+    check('webhook_deliveries_status_values', sql`${t.status} in ('pending', 'delivered', 'failed')`),
+  ],
+);
+
+/** Every attempt of a delivery: the deliveries log of a webhook. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: serial('id').primaryKey(),
+    delivery_id: integer('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** The HTTP status, or null when no answer came (refused address, timeout, connection error). */
+    status_code: integer('status_code'),
+    duration_ms: integer('duration_ms').notNull(),
+    /** The start of the response body, or what went wrong. */
+    response: text('response').notNull().default(''),
+  },
+  (t) => [index('webhook_attempts_delivery_idx').on(t.delivery_id, t.at.desc())],
 );

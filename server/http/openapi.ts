@@ -40,7 +40,12 @@ function describeAccess(route: AnyRoute): string {
  * The OpenAPI 3.1 document of the API, generated from the route table (the same schemas that
  * validate requests), so it cannot drift from what the server does.
  */
-export function openApiDocument(routes: readonly AnyRoute[], info: { title: string; version: string }) {
+export function openApiDocument(
+  routes: readonly AnyRoute[],
+  info: { title: string; version: string; description?: string },
+  /** How callers authenticate: a staff JWT (the default) or another bearer credential (an API key). */
+  bearer: { bearerFormat: string; description?: string } = { bearerFormat: 'JWT' },
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const responses: Record<string, unknown> = {};
@@ -87,7 +92,7 @@ export function openApiDocument(routes: readonly AnyRoute[], info: { title: stri
     info,
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        bearer: { type: 'http', scheme: 'bearer', ...bearer },
         // The links a browser opens (billing, CSV download): the token is their `?token=`.
         queryToken: { type: 'apiKey', in: 'query', name: 'token' },
       },

@@ -33,10 +33,14 @@ export type Lifecycle = { draining: boolean };
 /** The donor a donor-session request acts for: the email their link was sent to (lowercased). */
 export type DonorSession = { email: string };
 
+/** The API key a public API request (`/api/v1`) acts with, and the organization it belongs to. */
+export type ApiKeyCaller = { id: number; organizationId: number };
+
 export type AppEnv = {
   Variables: {
     user: AuthUser | undefined;
     donor: DonorSession | undefined;
+    apiKey: ApiKeyCaller | undefined;
     input: RouteInput<unknown, unknown, unknown>;
     level: PermissionLevel | undefined;
     token: VerifiedToken | undefined;
@@ -54,6 +58,8 @@ export type ServerRouteAccess<P, Q, B> =
   | 'authenticated'
   | 'donor'
   | 'super'
+  /** The public API: `Authorization: Bearer <api key>`, scoped to the key's organization. */
+  | 'api-key'
   | {
       level: PermissionLevel;
       capability?: Capability;
@@ -75,14 +81,21 @@ export type ServerRouteAccess<P, Q, B> =
 /** One organization id, or several. */
 export type OrgRef = number | readonly number[];
 
-type UserFor<A> = A extends 'anonymous' ? AuthUser | undefined : A extends 'donor' ? undefined : AuthUser;
+type UserFor<A> = A extends 'anonymous'
+  ? AuthUser | undefined
+  : A extends 'donor' | 'api-key'
+    ? undefined
+    : AuthUser;
 type DonorFor<A> = A extends 'donor' ? DonorSession : undefined;
+type ApiKeyFor<A> = A extends 'api-key' ? ApiKeyCaller : undefined;
 type LevelFor<A> = A extends { level: PermissionLevel } ? PermissionLevel : undefined;
 
 export type RouteContext<P, Q, B, A> = RouteInput<P, Q, B> & {
   user: UserFor<A>;
   /** The donor session (routes with access 'donor' only). */
   donor: DonorFor<A>;
+  /** The API key (routes with access 'api-key' only). */
+  apiKey: ApiKeyFor<A>;
   /** The caller's effective level on the route's organization (organization-scoped routes). */
   level: LevelFor<A>;
   deps: Deps;

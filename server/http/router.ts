@@ -7,6 +7,7 @@ import { atLeast, type PermissionLevel } from '../../src/contract/access.ts';
 import { organizationNotFound } from '../../src/contract/organization.ts';
 import { users } from '../db/schema.ts';
 import { isCurrentSession, type VerifiedToken, verifyToken } from '../modules/auth/tokens.ts';
+import { authenticateApiKey } from '../modules/integrations/api-keys.service.ts';
 import { effectiveLevel } from '../modules/permissions/permissions.service.ts';
 import { clientIp } from './client-ip.ts';
 import { HttpError, httpMessages } from './errors.ts';
@@ -37,12 +38,18 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRoute[], deps
         const user = await authenticateQueryToken(c, deps, route.tokenInQuery);
         if (user instanceof Response) return user;
         c.set('user', user);
+      } else if (route.access === 'api-key') {
+        c.set(
+          'apiKey',
+          await authenticateApiKey(deps.db, c.req.header('authorization'), clientIp(c, deps.config.trustProxy)),
+        );
       } else if (route.access !== 'anonymous') {
         c.set('user', await authenticate(c, deps, route.access === 'donor'));
       }
       c.set('input', await readInput(c, route));
       await next();
     });
+    if (route.access === 'api-key') chain.push(perApiKey(deps, stores));
     if (limits?.perEmail) chain.push(limits.perEmail);
     chain.push(async (c, next) => {
       await guard(c, route, deps);
@@ -54,6 +61,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRoute[], deps
         ...input,
         user: c.get('user'),
         donor: c.get('donor'),
+        apiKey: c.get('apiKey'),
         level: c.get('level'),
         token: c.get('token'),
         deps,
@@ -210,6 +218,34 @@ async function guard(c: Context<AppEnv>, route: AnyRoute, deps: Deps): Promise<v
     throw new HttpError(403, httpMessages.otherOrganization);
   if (!atLeast(lowest, access.level)) throw new HttpError(403, httpMessages.forbidden);
   c.set('level', lowest);
+}
+
+/**
+ * The public API's limit: requests per API key and minute, shared by every `/api/v1` route (a key
+ * is one integration, whatever it calls) and, counted in the database, by every server process.
+ */
+function perApiKey(deps: Deps, stores: Map<string, DatabaseStore>): MiddlewareHandler<AppEnv> {
+  let store = stores.get('api-key');
+  if (!store) {
+    store = new DatabaseStore(deps.db);
+    stores.set('api-key', store);
+  }
+  const windowMs = 60_000;
+  return rateLimiter<AppEnv>({
+    windowMs,
+    limit: deps.config.apiRateLimitPerMinute,
+    standardHeaders: 'draft-6',
+    store,
+    keyGenerator: (c) => `api-key ${c.get('apiKey')?.id ?? 0}`,
+    handler: (c: Context<AppEnv>) => {
+      const info = c.get('rateLimit' as never) as { resetTime?: Date } | undefined;
+      const seconds = info?.resetTime
+        ? Math.max(1, Math.ceil((info.resetTime.getTime() - Date.now()) / 1000))
+        : Math.ceil(windowMs / 1000);
+      c.header('Retry-After', String(seconds));
+      return c.json({ message: 'Too many requests for this API key. Please slow down and try again.' }, 429);
+    },
+  });
 }
 
 /**

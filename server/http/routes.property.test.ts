@@ -16,7 +16,7 @@ import {
 } from '../db/schema.ts';
 import { demoOrganizationNames } from '../db/seed.ts';
 import { signDonorToken } from '../modules/auth/tokens.ts';
-import { demoOrganizationIds, signIn } from '../test-helpers.ts';
+import { call, demoOrganizationIds, signIn } from '../test-helpers.ts';
 import { createTestContext, type TestContext, testDb } from '../testing.ts';
 import type { AnyRoute } from './route.ts';
 
@@ -33,11 +33,13 @@ import type { AnyRoute } from './route.ts';
  */
 
 let t: TestContext;
-const tokens: Record<'super' | 'admin' | 'donor' | 'csrf', string> = {
+const tokens: Record<'super' | 'admin' | 'donor' | 'csrf' | 'apiKey', string> = {
   super: '',
   admin: '',
   donor: '',
   csrf: '',
+  /** A live API key of Hope Harbor, for the public API's routes (/api/v1). */
+  apiKey: '',
 };
 const ids = {
   org: 0,
@@ -64,6 +66,9 @@ beforeAll(async () => {
   tokens.super = await signIn(t.app, 'super@twofold.test');
   tokens.admin = await signIn(t.app, 'admin@twofold.test');
   ids.org = (await demoOrganizationIds(t.db)).hopeHarbor;
+  tokens.apiKey = (
+    await call(t.app, 'GET', `/api/organization/${ids.org}/api-key`, { token: tokens.admin })
+  ).json.api_key.secret;
   const [company] = await t.db.select({ id: companies.id }).from(companies).limit(1);
   ids.company = company?.id ?? 1;
   const [donor] = await t.db
@@ -464,7 +469,12 @@ function validRequest(route: AnyRoute): Request {
     .filter((e): e is readonly [string, string] => typeof e[1] === 'string')
     .map(([k, v]) => [encodeURIComponent(k), encodeURIComponent(v)] as [string, string]);
   const body = route.body ? example(route.body) : undefined;
-  const base: Request = { params, query, body, auth: 'super' };
+  const base: Request = {
+    params,
+    query,
+    body,
+    auth: route.access === 'api-key' ? `Bearer ${tokens.apiKey}` : 'super',
+  };
   return fixtures[`${route.method} ${route.path}`]?.(base) ?? base;
 }
 
@@ -478,7 +488,11 @@ async function send(route: AnyRoute, request: Request) {
   const search = request.query.map(([k, v]) => `${k}=${v}`).join('&');
   const headers = new Headers(request.headers);
   const auth =
-    request.auth === 'super' || request.auth === 'admin' ? `Bearer ${tokens[request.auth]}` : request.auth;
+    request.auth === 'super' || request.auth === 'admin'
+      ? `Bearer ${tokens[request.auth]}`
+      : request.auth === 'api-key'
+        ? `Bearer ${tokens.apiKey}`
+        : request.auth;
   if (auth !== 'none' && headerValueOk(auth)) headers.set('authorization', auth);
   const method = route.method.toUpperCase();
   let body: BodyInit | undefined;
@@ -614,6 +628,7 @@ const contentType = fc.constantFrom(
 const auth = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('super', 'admin') },
   { weight: 1, arbitrary: fc.constantFrom('none', 'Bearer', 'Bearer a.b.c', 'Basic dXNlcjpwYXNz') },
+  { weight: 1, arbitrary: fc.constant('api-key') },
   { weight: 1, arbitrary: fc.string({ maxLength: 100 }).map((s) => `Bearer ${s}`) },
 );
 

@@ -13,7 +13,7 @@ describe('the route table', () => {
       const name = `${route.method.toUpperCase()} ${route.path}`;
       const access: unknown = route.access;
       if (typeof access === 'string') {
-        if (!['anonymous', 'authenticated', 'donor', 'super'].includes(access))
+        if (!['anonymous', 'authenticated', 'donor', 'super', 'api-key'].includes(access))
           problems.push(`${name}: ${access}`);
       } else if (
         !access ||
@@ -67,6 +67,10 @@ describe('the route table', () => {
         // Issue 15: an invitation link's preview and acceptance (the one-time token is the credential).
         'post /api/invitation',
         'post /api/invitation/accept',
+        // The public API's description and its interactive reference (the calls need a key).
+        'get /api/v1/openapi.json',
+        'get /api/v1/docs',
+        'get /api/v1/docs/:asset',
       ].sort(),
     );
   });

@@ -4,6 +4,7 @@ import { atLeast, type EffectiveLevel, type PermissionLevel } from '../../src/co
 import { createApp } from '../app.ts';
 import { queryRows } from '../db/rows.ts';
 import {
+  apiKeys,
   companies,
   documents,
   donationNotifications,
@@ -13,6 +14,8 @@ import {
   organizations,
   permissions,
   users,
+  webhookDeliveries,
+  webhooks,
 } from '../db/schema.ts';
 import type { AnyRoute } from '../http/route.ts';
 import { memoryStorage } from '../storage/storage.ts';
@@ -132,6 +135,42 @@ async function storedPacketDonation(orgId: number) {
       ? await t.db.select().from(companies).where(eq(companies.name, name))
       : await t.db.insert(companies).values({ name, match_method: 'esign' }).returning();
   return storedDonation(orgId, { status_id: 4, company_id: company?.id ?? null });
+}
+
+async function storedApiKey(orgId: number) {
+  const [row] = await t.db
+    .insert(apiKeys)
+    .values({ organization_id: orgId, prefix: 'tf_matrix', key_hash: `matrix-${next()}` })
+    .returning();
+  return row?.id ?? 0;
+}
+
+async function storedWebhook(orgId: number) {
+  const [row] = await t.db
+    .insert(webhooks)
+    .values({
+      organization_id: orgId,
+      url: 'hooks.example.org/matrix',
+      secret: 'whsec_bWF0cml4LXNlY3JldC1rZXktMTIz',
+    })
+    .returning();
+  return row?.id ?? 0;
+}
+
+async function storedDelivery(orgId: number) {
+  const webhookId = await storedWebhook(orgId);
+  const [row] = await t.db
+    .insert(webhookDeliveries)
+    .values({
+      webhook_id: webhookId,
+      event: 'status',
+      message_id: `msg_matrix${next()}`,
+      payload: {},
+      status: 'failed',
+      give_up_at: new Date(),
+    })
+    .returning();
+  return { webhookId, deliveryId: row?.id ?? 0 };
 }
 
 /** A one-row donation file for the import calls, sent to the organization (or chapter) itself. */
@@ -315,6 +354,66 @@ const samples: Record<string, Sample> = {
       form: await importForm(id, true),
     }),
   },
+  'get /api/organization/:id/partial/api_keys': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/partial/api_keys` }),
+  },
+  'get /api/organization/:id/api-key': {
+    level: 'admin',
+    request: async (id) => {
+      // The organization's keys are capped: start each call from none.
+      await t.db.delete(apiKeys).where(eq(apiKeys.organization_id, id));
+      return { path: `/api/organization/${id}/api-key` };
+    },
+  },
+  'put /api/organization/:id/api-key/:keyId': {
+    level: 'admin',
+    request: async (id) => ({
+      path: `/api/organization/${id}/api-key/${await storedApiKey(id)}`,
+      body: { name: `Key ${next()}` },
+    }),
+  },
+  'delete /api/organization/:id/api-key/:keyId': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/api-key/${await storedApiKey(id)}` }),
+  },
+  'get /api/organization/:id/partial/webhooks': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/partial/webhooks` }),
+  },
+  'post /api/organization/:id/webhook': {
+    level: 'admin',
+    request: async (id) => {
+      await t.db.delete(webhooks).where(eq(webhooks.organization_id, id));
+      return { path: `/api/organization/${id}/webhook` };
+    },
+  },
+  'put /api/webhook/:id': {
+    level: 'admin',
+    request: async (id) => ({
+      path: `/api/webhook/${await storedWebhook(id)}`,
+      body: { url: `https://hooks.example.org/${next()}`, token: 'abc', event: 'first_open' },
+    }),
+  },
+  'delete /api/webhook/:id': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/webhook/${await storedWebhook(id)}` }),
+  },
+  'get /api/webhook/:id/deliveries': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/webhook/${await storedWebhook(id)}/deliveries` }),
+  },
+  'post /api/webhook/:id/test': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/webhook/${await storedWebhook(id)}/test` }),
+  },
+  'post /api/webhook/:id/delivery/:deliveryId/redeliver': {
+    level: 'admin',
+    request: async (id) => {
+      const { webhookId, deliveryId } = await storedDelivery(id);
+      return { path: `/api/webhook/${webhookId}/delivery/${deliveryId}/redeliver` };
+    },
+  },
 };
 for (const prefix of ['/api/organization', '/organization']) {
   samples[`get ${prefix}/:id/notifee`] = {
@@ -423,6 +522,10 @@ async function snapshot(orgId: number) {
     table(sql`select * from donations where organization_id = ${orgId} order by id`),
     table(sql`select count(*) from donors`),
     table(sql`select count(*) from donation_status_history`),
+    table(sql`select id, name, revoked_at from api_keys where organization_id = ${orgId} order by id`),
+    table(
+      sql`select w.id, w.url, w.token, w.event, (select count(*) from webhook_deliveries d where d.webhook_id = w.id and d.status = 'pending') as pending from webhooks w where organization_id = ${orgId} order by id`,
+    ),
   ]);
 }
 

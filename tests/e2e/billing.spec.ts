@@ -109,9 +109,10 @@ test('an admin opens Manage billing and the Stripe setup steps', async ({ page }
   for (const step of [1, 2, 3, 4, 5]) {
     await expect(page.getByRole('heading', { name: new RegExp(`^Step ${step}: `), level: 2 })).toBeVisible();
   }
-  await expect(page.getByRole('link', { name: 'Integrations' }).last()).toHaveAttribute(
+  // Step 4: the key pair lives in the organization's settings.
+  await expect(page.getByRole('link', { name: 'Organization → Settings' })).toHaveAttribute(
     'href',
-    '/portal/integrations',
+    '/portal/organization-details?tab=settings',
   );
   await expectNoAxeViolations(page);
   await page.getByRole('link', { name: 'Back to plans and billing' }).click();

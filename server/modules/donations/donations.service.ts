@@ -42,6 +42,7 @@ import {
   perMatchRateOf,
   releaseIfUnchargeable,
 } from '../billing/bills.ts';
+import * as webhookEvents from '../integrations/webhook-events.ts';
 import {
   type NotificationLinks,
   notificationsOf,
@@ -299,6 +300,19 @@ function pageInIndexOrder(
       sql`(select ${donations.id}, ${column} as sort_key from ${donations} where ${and(eq(donations.organization_id, id), ...conditions)} order by ${column} ${direction}, ${donations.id} ${direction} limit ${enough})`,
   );
   return sql`(select merged.id from (${sql.join(branches, sql` union all `)}) as merged order by merged.sort_key ${direction}, merged.id ${direction} limit ${perPage} offset ${(page - 1) * perPage})`;
+}
+
+/** Matches meeting the conditions, in id order (the public API's cursor pages). */
+export async function donationsInIdOrder(
+  db: Queryable,
+  conditions: SQL[],
+  limit: number,
+): Promise<Donation[]> {
+  const rows = await selectDonations(db)
+    .where(and(...conditions))
+    .orderBy(asc(donations.id))
+    .limit(limit);
+  return rows.map((row) => toDonation(row));
 }
 
 /** The organization a donation belongs to (the guard's lookup), or 404. */
@@ -616,6 +630,7 @@ export async function createDonation(
     await tx
       .insert(donationStatusHistory)
       .values({ donation_id: row.id, from_status_id: null, to_status_id: status, user_id: userId, source });
+    await webhookEvents.statusChanged(tx, [row.id]);
     if (links) await notifyMatches(tx, [row.id], links);
     return row.id;
   });
@@ -689,6 +704,7 @@ export async function updateDonation(
       });
       // A billed match that is no longer a chargeable request leaves its open bill (bills.ts).
       await releaseIfUnchargeable(tx, current, status);
+      await webhookEvents.statusChanged(tx, [donationId]);
     }
     if (links && (body.reprocess || companyChanged)) await notifyMatches(tx, [donationId], links);
   });
@@ -752,6 +768,10 @@ export async function confirmDonations(db: Db, userId: number, body: ConfirmRequ
         to_status_id: to,
         user_id: userId,
       })),
+    );
+    await webhookEvents.statusChanged(
+      tx,
+      changing.map((r) => r.id),
     );
     if (body.status === 'submitted') await countSubmitted(tx, changing, now);
     if (body.status === 'refunded') await creditRefunds(tx, changing, now);

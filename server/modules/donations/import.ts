@@ -13,6 +13,7 @@ import type { Db, Queryable, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { companies, donationStatusHistory, donations, donors, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
+import * as webhookEvents from '../integrations/webhook-events.ts';
 import { type NotificationLinks, notifyMatches } from '../notifications/notifications.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
 import { type CompanyRow, matchOf, resolutionCompany } from './donations.service.ts';
@@ -457,6 +458,7 @@ export async function uploadImport(
         }
         // Once for the whole upload: the weekly limit and its locks are read once.
         if (links) await notifyMatches(tx, created, links);
+        await webhookEvents.statusChanged(tx, created);
       });
     } catch (error) {
       // Another upload of the same rows committed first: the unique transaction id refused ours.

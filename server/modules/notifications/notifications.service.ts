@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Donation } from '../../../src/contract/donations.ts';
 import { notificationTexts } from '../../../src/contract/notifications.ts';
-import type { Queryable } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import {
   companies,
   donationNotifications,
@@ -14,6 +14,7 @@ import {
 import { HttpError } from '../../http/errors.ts';
 import { type DonorMatchStatus, donorMatchMail } from '../../mail/templates.ts';
 import { hashToken } from '../auth/tokens.ts';
+import * as webhookEvents from '../integrations/webhook-events.ts';
 
 /**
  * The statuses a donor is emailed about, and why: the donor has something to do, or should know
@@ -237,17 +238,22 @@ export async function notificationsOf(db: Queryable, donationId: number): Promis
  * The open-tracking image was loaded: the first time sets first_open, later ones change nothing.
  * An unknown token changes nothing either; the caller answers the same image whatever happened.
  */
-export async function recordOpen(db: Queryable, token: string): Promise<void> {
+export async function recordOpen(db: Db, token: string): Promise<void> {
   if (!/^[A-Za-z0-9_-]{1,100}$/.test(token)) return;
-  await db
-    .update(donationNotifications)
-    .set({ first_open: sql`now()` })
-    .where(
-      and(
-        eq(donationNotifications.open_token_hash, hashToken(token)),
-        isNull(donationNotifications.first_open),
-      ),
-    );
+  await db.transaction(async (tx) => {
+    const opened = await tx
+      .update(donationNotifications)
+      .set({ first_open: sql`now()` })
+      .where(
+        and(
+          eq(donationNotifications.open_token_hash, hashToken(token)),
+          isNull(donationNotifications.first_open),
+        ),
+      )
+      .returning({ donation_id: donationNotifications.donation_id });
+    // The first open of this email: webhooks listening for first_open hear about it.
+    for (const row of opened) await webhookEvents.firstOpened(tx, row.donation_id);
+  });
 }
 
 /** The organization of a notification's match (the guard's lookup), or 404. */

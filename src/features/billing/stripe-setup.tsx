@@ -47,9 +47,9 @@ export function StripeSetup() {
         <li className="stripe-setup__step">
           <h2 className="stripe-setup__title">Step 4: Paste both keys into Twofold</h2>
           <p>
-            Open <a href="/portal/integrations">Integrations</a>, paste the publishable key and the restricted
-            key into their fields and save. Twofold stores the restricted key encrypted and never shows it
-            again; to change it, delete it and enter the new one.
+            Open <a href="/portal/organization-details?tab=settings">Organization → Settings</a>, paste the
+            publishable key and the restricted key into their fields and save. Twofold stores the restricted
+            key encrypted and never shows it again; to change it, delete it and enter the new one.
           </p>
         </li>
         <li className="stripe-setup__step">

@@ -1,0 +1,206 @@
+import { eq, sql } from 'drizzle-orm';
+import { Webhook as Signer } from 'standardwebhooks';
+import type { Db } from '../db/client.ts';
+import { queryRows } from '../db/rows.ts';
+import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema.ts';
+import type { Logger } from '../http/logger.ts';
+import { OutboundError, type OutboundOptions, postJson } from '../http/outbound.ts';
+
+/**
+ * The delay before each retry of a failed delivery: Standard Webhooks' suggested schedule
+ * (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), about a day in all; the last delay repeats until the
+ * delivery's give_up_at.
+ */
+export const defaultRetrySchedule = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+];
+
+export type WebhookWorkerOptions = {
+  db: Db;
+  logger: Logger;
+  /** WEBHOOK_ALLOW_PRIVATE, a timeout, a response limit, and (tests) name resolution. */
+  outbound: OutboundOptions;
+  pollMs?: number;
+  retrySchedule?: readonly number[];
+  /** How long a claimed delivery is reserved for its sender before another worker may retry it. */
+  leaseMs?: number;
+  batchSize?: number;
+  /** The clock (tests move it). */
+  now?: () => Date;
+};
+
+export type WebhookWorker = {
+  start: () => void;
+  stop: () => Promise<void>;
+  /** Sends what is due now; returns how many deliveries were attempted. */
+  runOnce: () => Promise<number>;
+};
+
+type Claimed = {
+  id: number;
+  webhook_id: number;
+  message_id: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  give_up_at: Date;
+};
+
+/** With WEBHOOK_ALLOW_PRIVATE, receivers on these hosts (a developer's machine or network) are called over http. */
+const localHost = /^(localhost|127\.[0-9.]+|\[::1\]|10\.[0-9.]+|192\.168\.[0-9.]+)(:[0-9]+)?(\/|$)/i;
+
+/** 2xx is delivered; anything else (and no answer at all) is retried. */
+const delivered = (status: number) => status >= 200 && status < 300;
+
+/**
+ * Sends queued webhook deliveries. Each round claims due deliveries in a short transaction (FOR
+ * UPDATE SKIP LOCKED: several processes never take the same one) by pushing their next attempt
+ * past a lease, then posts outside the transaction. A delivery is only due when no earlier
+ * delivery of the same match to the same webhook is still pending, so a match's events arrive
+ * in order. A crash mid-send leaves the delivery pending; it is retried when the lease runs out
+ * (at least once; receivers dedupe on the webhook-id header).
+ */
+export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
+  const { db, logger } = options;
+  const pollMs = options.pollMs ?? 1000;
+  const schedule = options.retrySchedule ?? defaultRetrySchedule;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const batchSize = options.batchSize ?? 20;
+  const now = options.now ?? (() => new Date());
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let stopped = true;
+
+  async function claim(): Promise<Claimed[]> {
+    const at = now();
+    const leaseUntil = new Date(at.getTime() + leaseMs);
+    return db.transaction(async (tx) => {
+      const rows = await queryRows<Claimed>(
+        tx,
+        sql`select d.id, d.webhook_id, d.message_id, d.payload, d.attempts, d.give_up_at
+              from webhook_deliveries d
+             where d.status = 'pending' and d.next_attempt_at <= ${at.toISOString()}
+               and not exists (
+                 select 1 from webhook_deliveries e
+                  where e.webhook_id = d.webhook_id and e.donation_id = d.donation_id
+                    and e.status = 'pending' and e.id < d.id)
+             order by d.id
+             limit ${batchSize}
+             for update of d skip locked`,
+      );
+      if (rows.length === 0) return [];
+      await tx.execute(
+        sql`update webhook_deliveries set attempts = attempts + 1, next_attempt_at = ${leaseUntil.toISOString()}
+             where id in (${sql.join(
+               rows.map((r) => sql`${r.id}`),
+               sql`, `,
+             )})`,
+      );
+      return rows.map((r) => ({
+        ...r,
+        attempts: Number(r.attempts) + 1,
+        give_up_at: new Date(r.give_up_at),
+      }));
+    });
+  }
+
+  async function send(delivery: Claimed): Promise<void> {
+    const [hook] = await db.select().from(webhooks).where(eq(webhooks.id, delivery.webhook_id));
+    if (!hook) return; // Deleted since: its deliveries went with it.
+    const body = JSON.stringify({ ...delivery.payload, bearer_token: hook.token });
+    const sentAt = now();
+    const signature = new Signer(hook.secret).sign(delivery.message_id, sentAt, body);
+    const headers = {
+      'webhook-id': delivery.message_id,
+      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+      'webhook-signature': signature,
+      'user-agent': 'Twofold-Webhooks/1',
+    };
+    // spec: "url (stored without the https:// prefix)": deliveries go over https (http only when
+    // WEBHOOK_ALLOW_PRIVATE is on, for a local receiver).
+    const url = `${options.outbound.allowPrivate && localHost.test(hook.url) ? 'http' : 'https'}://${hook.url}`;
+    let code: number | null = null;
+    let response = '';
+    let durationMs = 0;
+    try {
+      const answer = await postJson(url, body, headers, options.outbound);
+      code = answer.status;
+      response = answer.body;
+      durationMs = answer.durationMs;
+    } catch (error) {
+      response = error instanceof Error ? error.message : String(error);
+      durationMs = error instanceof OutboundError ? error.durationMs : 0;
+    }
+    const ok = code !== null && delivered(code);
+    const finished = now();
+    const delay = schedule[Math.min(delivery.attempts - 1, schedule.length - 1)] ?? 60_000;
+    // The last attempt is made at give_up_at, so a delivery is tried for its whole lifetime.
+    const nextAt = new Date(Math.min(finished.getTime() + delay, delivery.give_up_at.getTime()));
+    const givingUp = !ok && finished.getTime() >= delivery.give_up_at.getTime();
+    await db.transaction(async (tx) => {
+      await tx.insert(webhookAttempts).values({
+        delivery_id: delivery.id,
+        at: finished,
+        status_code: code,
+        duration_ms: durationMs,
+        response: response.replaceAll('\u0000', '').slice(0, 2000),
+      });
+      await tx
+        .update(webhookDeliveries)
+        .set({
+          status: ok ? 'delivered' : givingUp ? 'failed' : 'pending',
+          last_code: code,
+          last_error: ok ? null : response.slice(0, 1000),
+          next_attempt_at: ok || givingUp ? finished : nextAt,
+          ...(ok ? { delivered_at: finished } : {}),
+        })
+        .where(eq(webhookDeliveries.id, delivery.id));
+      // spec: the badge shows last_code; no answer at all is shown as 0.
+      await tx
+        .update(webhooks)
+        .set({ last_code: code ?? 0 })
+        .where(eq(webhooks.id, hook.id));
+    });
+    if (!ok)
+      logger.warn(
+        `webhook ${hook.id} delivery ${delivery.id}: attempt ${delivery.attempts} failed (${code ?? response})${givingUp ? '; giving up' : ''}`,
+      );
+  }
+
+  async function deliver(): Promise<number> {
+    const claimed = await claim();
+    // Different matches in parallel; one match's deliveries never share a round (see claim).
+    await Promise.all(claimed.map((d) => send(d)));
+    return claimed.length;
+  }
+
+  function runOnce(): Promise<number> {
+    running ??= deliver().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  function loop() {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      runOnce()
+        .catch((error: unknown) => logger.error('webhook worker round failed', error))
+        .finally(loop);
+    }, pollMs);
+  }
+
+  return {
+    start: () => {
+      if (!stopped) return;
+      stopped = false;
+      loop();
+    },
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running?.catch(() => 0);
+    },
+    runOnce,
+  };
+}

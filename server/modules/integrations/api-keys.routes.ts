@@ -1,0 +1,61 @@
+import * as z from 'zod';
+import { MessageResponse } from '../../../src/contract/auth.ts';
+import { ApiKeyCreated, ApiKeyList, ApiKeyRename } from '../../../src/contract/integrations.ts';
+import { IdParams, idSegment, orgFromIdParam } from '../../http/params.ts';
+import { defineRoute } from '../../http/route.ts';
+import * as keys from './api-keys.service.ts';
+
+const error = (description: string) => ({ description, schema: MessageResponse });
+const tags = ['integrations'];
+const access = { level: 'admin', capability: 'keys.manage', org: orgFromIdParam } as const;
+const KeyParams = z.object({ id: idSegment, keyId: idSegment });
+
+export const apiKeysRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/organization/:id/partial/api_keys',
+    access,
+    summary: "The organization's API keys (each shown by its first characters only)",
+    tags,
+    params: IdParams,
+    responses: { 200: { description: 'The keys', schema: ApiKeyList } },
+    handler: ({ deps, params }) => keys.listApiKeys(deps.db, params.id),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/organization/:id/api-key',
+    access,
+    summary: 'Create a new API key; the answer holds the whole key, which is never shown again',
+    tags,
+    params: IdParams,
+    responses: {
+      200: { description: 'The new key, whole', schema: ApiKeyCreated },
+      400: error('Too many keys'),
+    },
+    handler: async ({ deps, params, user, c }) => {
+      c.header('Cache-Control', 'no-store');
+      return keys.createApiKey(deps.db, params.id, user.id);
+    },
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/api/organization/:id/api-key/:keyId',
+    access,
+    summary: 'Rename an API key',
+    tags,
+    params: KeyParams,
+    body: ApiKeyRename,
+    responses: { 200: { description: 'The key' }, 404: error('API key not found') },
+    handler: ({ deps, params, body }) => keys.renameApiKey(deps.db, params.id, params.keyId, body.name),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/api/organization/:id/api-key/:keyId',
+    access,
+    summary: 'Delete (revoke) an API key: requests made with it are refused from now on',
+    tags,
+    params: KeyParams,
+    responses: { 200: { description: 'Deleted', schema: MessageResponse }, 404: error('API key not found') },
+    handler: ({ deps, params }) => keys.revokeApiKey(deps.db, params.id, params.keyId),
+  }),
+];

@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import {
+  integrationMessages,
+  type Webhook,
+  type WebhookDeliveryList,
+  type WebhookList,
+  type WebhookUpdate,
+} from '../../../src/contract/integrations.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { webhookAttempts, webhookDeliveries, webhooks } from '../../db/schema.ts';
+import { HttpError } from '../../http/errors.ts';
+import { deliveryLifetimeMs, newMessageId, testPayload } from './webhook-events.ts';
+
+const maxWebhooksPerOrganization = 20;
+/** How many deliveries the log shows, newest first. */
+const logLength = 50;
+
+type Row = typeof webhooks.$inferSelect;
+const toWebhook = (row: Row): Webhook => ({
+  id: row.id,
+  url: row.url,
+  token: row.token,
+  event: row.event,
+  last_code: row.last_code,
+  secret: row.secret,
+});
+
+/** A Standard Webhooks signing secret: whsec_ and 24 random bytes in base64. */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/** spec: "GET /api/organization/{id}/partial/webhooks — webhooks", oldest first. */
+export async function listWebhooks(db: Queryable, orgId: number): Promise<WebhookList> {
+  const rows = await db
+    .select()
+    .from(webhooks)
+    .where(eq(webhooks.organization_id, orgId))
+    .orderBy(asc(webhooks.id));
+  return { webhooks: rows.map(toWebhook) };
+}
+
+/**
+ * spec: "POST /api/organization/{id}/webhook — empty body — webhooks". A new webhook without a
+ * URL (nothing is sent until one is set), listening for status changes, with a random bearer
+ * token and signing secret.
+ */
+export async function createWebhook(db: Db, orgId: number): Promise<WebhookList> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${0x776862}, ${orgId})`);
+    const [existing] = await tx
+      .select({ n: count() })
+      .from(webhooks)
+      .where(eq(webhooks.organization_id, orgId));
+    if ((existing?.n ?? 0) >= maxWebhooksPerOrganization)
+      throw new HttpError(400, integrationMessages.tooManyWebhooks);
+    await tx.insert(webhooks).values({
+      organization_id: orgId,
+      token: randomBytes(24).toString('base64url'),
+      secret: newSigningSecret(),
+    });
+    return listWebhooks(tx, orgId);
+  });
+}
+
+/** The organization a webhook belongs to (the guard's lookup), or 404. */
+export async function webhookOrganization(db: Queryable, webhookId: number): Promise<number> {
+  const [row] = await db
+    .select({ organization_id: webhooks.organization_id })
+    .from(webhooks)
+    .where(eq(webhooks.id, webhookId));
+  if (!row) throw new HttpError(404, integrationMessages.webhookNotFound);
+  return row.organization_id;
+}
+
+/** spec: "PUT /api/webhook/{id} — body: the webhook — webhooks". The URL arrives without its scheme. */
+export async function updateWebhook(
+  db: Queryable,
+  webhookId: number,
+  body: WebhookUpdate,
+): Promise<WebhookList> {
+  const [row] = await db
+    .update(webhooks)
+    .set({ url: body.url, event: body.event, ...(body.token === undefined ? {} : { token: body.token }) })
+    .where(eq(webhooks.id, webhookId))
+    .returning();
+  if (!row) throw new HttpError(404, integrationMessages.webhookNotFound);
+  return listWebhooks(db, row.organization_id);
+}
+
+/** spec: "DELETE /api/webhook/{id} — webhooks". Its queued deliveries go with it. */
+export async function removeWebhook(db: Queryable, webhookId: number): Promise<WebhookList> {
+  const [row] = await db.delete(webhooks).where(eq(webhooks.id, webhookId)).returning();
+  if (!row) throw new HttpError(404, integrationMessages.webhookNotFound);
+  return listWebhooks(db, row.organization_id);
+}
+
+/** The webhook's recent deliveries with every attempt: what was sent, what came back, how long it took. */
+export async function listDeliveries(db: Queryable, webhookId: number): Promise<WebhookDeliveryList> {
+  const rows = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.webhook_id, webhookId))
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(logLength);
+  const attempts =
+    rows.length === 0
+      ? []
+      : await db
+          .select()
+          .from(webhookAttempts)
+          .where(
+            inArray(
+              webhookAttempts.delivery_id,
+              rows.map((r) => r.id),
+            ),
+          )
+          .orderBy(desc(webhookAttempts.id));
+  return {
+    deliveries: rows.map((r) => ({
+      id: r.id,
+      event: r.event,
+      donation_id: r.donation_id,
+      status: r.status,
+      attempts: r.attempts,
+      last_code: r.last_code,
+      created_at: r.created_at.toISOString(),
+      next_attempt_at: r.status === 'pending' ? r.next_attempt_at.toISOString() : null,
+      log: attempts
+        .filter((a) => a.delivery_id === r.id)
+        .map((a) => ({
+          at: a.at.toISOString(),
+          status_code: a.status_code,
+          duration_ms: a.duration_ms,
+          response: a.response,
+        })),
+    })),
+  };
+}
+
+/** 'Send test event': an example payload queued for this webhook now. */
+export async function sendTestEvent(db: Queryable, webhookId: number) {
+  const [hook] = await db.select().from(webhooks).where(eq(webhooks.id, webhookId));
+  if (!hook) throw new HttpError(404, integrationMessages.webhookNotFound);
+  if (hook.url === '') throw new HttpError(400, integrationMessages.noUrl);
+  const now = new Date();
+  const [row] = await db
+    .insert(webhookDeliveries)
+    .values({
+      webhook_id: webhookId,
+      donation_id: null,
+      event: 'test',
+      message_id: newMessageId(),
+      payload: testPayload(now),
+      give_up_at: new Date(now.getTime() + deliveryLifetimeMs),
+    })
+    .returning({ id: webhookDeliveries.id });
+  return { message: integrationMessages.testQueued, delivery_id: row?.id ?? 0 };
+}
+
+/**
+ * 'Redeliver': the delivery goes out again now, with the same message id (so a receiver that
+ * already has it can tell), retried for another day if it fails.
+ */
+export async function redeliver(db: Queryable, webhookId: number, deliveryId: number) {
+  const now = new Date();
+  const [row] = await db
+    .update(webhookDeliveries)
+    .set({
+      status: 'pending',
+      next_attempt_at: now,
+      give_up_at: new Date(now.getTime() + deliveryLifetimeMs),
+    })
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhook_id, webhookId)))
+    .returning({ id: webhookDeliveries.id });
+  if (!row) throw new HttpError(404, integrationMessages.deliveryNotFound);
+  return { message: integrationMessages.redeliveryQueued, delivery_id: row.id };
+}

@@ -1,0 +1,198 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as z from 'zod';
+import { MessageResponse } from '../../../src/contract/auth.ts';
+import { integrationMessages } from '../../../src/contract/integrations.ts';
+import {
+  ApiCompanyList,
+  ApiCompanyQuery,
+  ApiMatchCreate,
+  ApiMatchList,
+  ApiMatchListQuery,
+  ApiMatchResponse,
+} from '../../../src/contract/public-api.ts';
+import { openApiDocument } from '../../http/openapi.ts';
+import { IdParams } from '../../http/params.ts';
+import { type AnyRoute, defineRoute } from '../../http/route.ts';
+import * as api from './public-api.service.ts';
+
+const error = (description: string) => ({ description, schema: MessageResponse });
+const tags = ['matches'];
+const refusals = {
+  401: error(
+    `${integrationMessages.apiKeyMissing} / ${integrationMessages.apiKeyInvalid} / ${integrationMessages.apiKeyRevoked}`,
+  ),
+  429: error('Too many requests for this API key'),
+};
+
+/** The public API: the routes partner platforms call with an API key. */
+export const publicApiRoutes: AnyRoute[] = [
+  defineRoute({
+    method: 'post',
+    path: '/api/v1/matches',
+    access: 'api-key',
+    summary:
+      "Create a match (a gift to be matched by the donor's employer). Its status is resolved as when staff create a match. Send an Idempotency-Key header to make retries safe: a repeated request gets the first answer.",
+    tags,
+    body: ApiMatchCreate,
+    successStatus: 201,
+    responses: {
+      201: {
+        description: 'The new match (or, for a repeated Idempotency-Key, the first answer)',
+        schema: ApiMatchResponse,
+      },
+      400: error('Bad input'),
+      404: error("Organization with id {id} not found (not the key's organization or one of its chapters)"),
+      409: error('A donation with this transaction id already exists for this organization.'),
+      422: error(integrationMessages.idempotencyMismatch),
+      ...refusals,
+    },
+    handler: async ({ deps, body, apiKey, c }) => {
+      const answer = await api.createMatch(
+        deps.db,
+        apiKey,
+        body,
+        c.req.header('idempotency-key'),
+        deps.config,
+      );
+      if (answer.replayed) c.header('Idempotent-Replayed', 'true');
+      return c.json(answer.body as object, answer.status);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/matches',
+    access: 'api-key',
+    summary:
+      "The key's matches (its organization's and its chapters'), oldest first, a page at a time: pass next_cursor as cursor for the next page",
+    tags,
+    query: ApiMatchListQuery,
+    responses: {
+      200: { description: 'One page', schema: ApiMatchList },
+      400: error('Bad query'),
+      ...refusals,
+    },
+    handler: ({ deps, query, apiKey }) => api.listMatches(deps.db, apiKey, query),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/matches/:id',
+    access: 'api-key',
+    summary: 'One match',
+    tags,
+    params: IdParams,
+    responses: {
+      200: { description: 'The match', schema: ApiMatchResponse },
+      404: error('Donation not found'),
+      ...refusals,
+    },
+    handler: ({ deps, params, apiKey }) => api.getMatch(deps.db, apiKey, params.id),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/companies',
+    access: 'api-key',
+    summary:
+      "Employers whose name contains q (at least 3 characters), with each matching program's method, ratio, minimum, maximum and deadline; at most 20",
+    tags: ['companies'],
+    query: ApiCompanyQuery,
+    responses: {
+      200: { description: 'Matching employers', schema: ApiCompanyList },
+      400: error('Bad query'),
+      ...refusals,
+    },
+    handler: ({ deps, query }) => api.searchCompanies(deps.db, query.q),
+  }),
+];
+
+/** The public API's OpenAPI 3.1 document, generated from the routes above. */
+export function publicApiDocument() {
+  const document = openApiDocument(
+    publicApiRoutes,
+    {
+      title: 'Twofold public API',
+      version: '1.0.0',
+      description:
+        'Create and read match requests with an API key (Integrations → Manage API Keys in the portal). Send it as `Authorization: Bearer <api key>`.',
+    },
+    { bearerFormat: 'API key', description: 'An API key created in the portal (tf_...)' },
+  );
+  // The one header the routes read besides Authorization (checked in the service).
+  const create = document.paths['/api/v1/matches']?.post as { parameters: unknown[] } | undefined;
+  create?.parameters.push({
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Any unique string (1 to 255 visible characters); a retry with the same key and body gets the first answer',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  });
+  return document;
+}
+
+const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const assets: Record<string, { file: string; type: string }> = {
+  'swagger-ui.css': { file: path.join(swaggerDir, 'swagger-ui.css'), type: 'text/css; charset=utf-8' },
+  'swagger-ui-bundle.js': {
+    file: path.join(swaggerDir, 'swagger-ui-bundle.js'),
+    type: 'text/javascript; charset=utf-8',
+  },
+};
+
+const docsPage = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Twofold API reference</title>
+<link rel="stylesheet" href="/api/v1/docs/swagger-ui.css">
+</head>
+<body>
+<main id="reference" aria-label="Twofold API reference"></main>
+<script src="/api/v1/docs/swagger-ui-bundle.js"></script>
+<script src="/api/v1/docs/init.js"></script>
+</body>
+</html>
+`;
+// A file of its own: the server's Content-Security-Policy allows no inline script.
+const initScript = `window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#reference', deepLinking: true, tryItOutEnabled: true });\n`;
+
+/** The document and its interactive reference (Swagger UI, served from this server: no CDN). */
+export const publicApiDocsRoutes: AnyRoute[] = [
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/openapi.json',
+    access: 'anonymous',
+    summary: 'The OpenAPI 3.1 description of the public API, generated from its routes',
+    tags: ['public-api'],
+    responses: { 200: { description: 'OpenAPI 3.1 document' } },
+    handler: async () => publicApiDocument(),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/docs',
+    access: 'anonymous',
+    summary: 'The interactive reference of the public API (try calls with your API key)',
+    tags: ['public-api'],
+    handler: async ({ c }) => c.html(docsPage),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/docs/:asset',
+    access: 'anonymous',
+    summary: "The reference page's script and styles",
+    tags: ['public-api'],
+    params: z.object({ asset: z.string().max(100) }),
+    handler: async ({ c, params }) => {
+      if (params.asset === 'init.js')
+        return c.body(initScript, 200, { 'content-type': 'text/javascript; charset=utf-8' });
+      const asset = assets[params.asset];
+      if (!asset) return c.json({ message: 'Not found' }, 404);
+      return c.body(await readFile(asset.file), 200, {
+        'content-type': asset.type,
+        'cache-control': 'public, max-age=86400',
+      });
+    },
+  }),
+];

@@ -1,0 +1,125 @@
+import '../donations/donations-test-session.ts';
+// The signed-in session is stored before the bundles load (see donations-test-session.ts).
+import '../../../dist/elements/twofold-webhooks.js';
+import '../../../dist/elements/twofold-toaster.js';
+import {
+  assert,
+  assertEqual,
+  axeViolations,
+  button,
+  byText,
+  fill,
+  input,
+  mount,
+  waitFor,
+} from '../../../elements/browser-test-support.ts';
+import type { Webhook } from '../../contract/integrations.ts';
+import { json, mockApi, orgId } from '../donations/donations-test-support.ts';
+
+const hook = (id: number, fields: Partial<Webhook> = {}): Webhook => ({
+  id,
+  url: 'hooks.example.org/twofold',
+  token: 'secret-token',
+  event: 'status',
+  last_code: 200,
+  secret: 'whsec_dGVzdC1zZWNyZXQtdGVzdC1zZWNyZXQ=',
+  ...fields,
+});
+
+async function setup(initial: Webhook[], level: 'read' | 'write' | 'admin' = 'admin') {
+  for (const el of document.querySelectorAll('twofold-webhooks, twofold-toaster')) el.remove();
+  let hooks = [...initial];
+  const calls = mockApi((call) => {
+    if (call.path === `/api/organization/${orgId}/partial/webhooks`) return json(200, { webhooks: hooks });
+    if (call.path === `/api/organization/${orgId}/webhook` && call.method === 'POST') {
+      hooks = [...hooks, hook(99, { url: '', last_code: null })];
+      return json(201, { webhooks: hooks });
+    }
+    const put = /^\/api\/webhook\/(\d+)$/.exec(call.path);
+    if (put && call.method === 'PUT') {
+      hooks = hooks.map((h) => (h.id === Number(put[1]) ? { ...h, ...(call.body as object) } : h));
+      return json(200, { webhooks: hooks });
+    }
+    if (put && call.method === 'DELETE') {
+      hooks = hooks.filter((h) => h.id !== Number(put[1]));
+      return json(200, { webhooks: hooks });
+    }
+    if (/\/deliveries$/.test(call.path))
+      return json(200, {
+        deliveries: [
+          {
+            id: 5,
+            event: 'status',
+            donation_id: 42,
+            status: 'pending',
+            attempts: 2,
+            last_code: 503,
+            created_at: '2025-03-01T00:00:00.000Z',
+            next_attempt_at: '2025-03-01T00:05:00.000Z',
+            log: [{ at: '2025-03-01T00:00:05.000Z', status_code: 503, duration_ms: 12, response: 'down' }],
+          },
+        ],
+      });
+    if (/\/redeliver$/.test(call.path)) return json(202, { message: 'Redelivery queued', delivery_id: 5 });
+    return json(404, { message: 'Not found' });
+  }, level);
+  const toaster = await mount('twofold-toaster');
+  const el = await mount('twofold-webhooks');
+  return { el, root: el.shadowRoot as ShadowRoot, toasts: toaster.shadowRoot as ShadowRoot, calls };
+}
+
+describe('<twofold-webhooks>', () => {
+  it('shows each webhook with its last_code badge and the spec hint for 200 and for anything else', async () => {
+    const { el, root } = await setup([hook(1), hook(2, { last_code: 500 })]);
+    await waitFor(() => byText(root, 'Webhook 2'), 'the webhooks');
+    assert(byText(root, 'This (200) is the expected/correct response.'), 'the 200 hint');
+    assert(
+      byText(
+        root,
+        'Any code other than 200 is cause for concern. 5xx codes and 4xx codes both suggest there is an issue with the endpoint this webhook is submitting to.',
+      ),
+      'the other codes hint',
+    );
+    assert(byText(root, '500')?.classList.contains('badge--danger'), 'a 500 badge is destructive');
+    assert(!byText(root, '200')?.classList.contains('badge--danger'), 'a 200 badge is the default style');
+    assertEqual((await axeViolations(el)).join('\n'), '', 'axe violations');
+    el.remove();
+  });
+
+  it('strips a pasted https:// and saves once, 1500 ms after the last change', async () => {
+    const { el, root, toasts, calls } = await setup([hook(1)]);
+    await waitFor(() => byText(root, 'Webhook 1'), 'the webhook');
+    const url = input(root, 'URL');
+    assert(url, 'the URL field');
+    fill(url, 'https://hooks.partner.example/in');
+    assertEqual(url.value, 'hooks.partner.example/in', 'the scheme is stripped as it is pasted');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    assertEqual(calls.filter((c) => c.method === 'PUT').length, 0, 'nothing saved before the delay');
+    await waitFor(() => byText(toasts, 'Webhook updated'), 'the updated toast', 4000);
+    const puts = calls.filter((c) => c.method === 'PUT');
+    assertEqual(puts.length, 1, 'one save');
+    assertEqual(
+      (puts[0]?.body as { url?: string } | undefined)?.url,
+      'hooks.partner.example/in',
+      'the URL sent',
+    );
+    el.remove();
+  });
+
+  it('adds a webhook, shows the deliveries log and redelivers', async () => {
+    const { el, root, toasts, calls } = await setup([hook(1)]);
+    await waitFor(() => byText(root, 'Webhook 1'), 'the webhook');
+    button(root, 'Add Webhook')?.click();
+    await waitFor(() => byText(root, 'Webhook 2'), 'the new webhook');
+    await waitFor(() => byText(toasts, 'Webhook created'), 'the created toast');
+    button(root, 'Deliveries')?.click();
+    await waitFor(() => byText(root, 'down'), 'the log with the start of the response');
+    button(root, 'Redeliver')?.click();
+    await waitFor(
+      () => calls.find((c) => c.path === '/api/webhook/1/delivery/5/redeliver'),
+      'the redeliver call',
+    );
+    await waitFor(() => byText(toasts, 'Redelivery queued'), 'the queued toast');
+    el.remove();
+  });
+});
