@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
+import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { HttpError, httpMessages } from './http/errors.ts';
@@ -28,6 +29,8 @@ export type AppOptions = {
   routes?: readonly AnyRoute[];
   /** Where uploads are kept; defaults to the folder DATA_DIR/files. */
   storage?: FileStorage;
+  /** The workflow's time; defaults to the system clock (tests move a manual one). */
+  clock?: Clock;
 };
 
 /** Composes the API, the dev mailbox and the static portal into one Hono app. */
@@ -36,7 +39,7 @@ export function createApp(options: AppOptions) {
   const logger = options.logger ?? consoleLogger;
   const routes = options.routes ?? apiRoutes;
   const storage = options.storage ?? folderStorage(path.join(config.dataDir, 'files'));
-  const deps: Deps = { db, config, logger, storage };
+  const deps: Deps = { db, config, logger, storage, clock: options.clock ?? systemClock };
   const app = new Hono<AppEnv>();
 
   if (config.logRequests) {

@@ -13,6 +13,7 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
 import { registrationRoutes } from './modules/registration/registration.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { emailActionRoutes, templatesRoutes } from './modules/templates/templates.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
 const openApiRoute = defineRoute({
@@ -44,6 +45,8 @@ export const routes: readonly AnyRoute[] = [
   ...donorRoutes,
   ...notificationsRoutes,
   ...billingRoutes,
+  ...templatesRoutes,
+  ...emailActionRoutes,
   ...systemRoutes,
   openApiRoute,
 ];

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type * as core from 'zod/v4/core';
 import type { Capability, PermissionLevel } from '../../src/contract/access.ts';
+import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { FileStorage } from '../storage/storage.ts';
@@ -22,6 +23,8 @@ export type Deps = {
   logger: Logger;
   /** Uploaded files (logos, documents). */
   storage: FileStorage;
+  /** The time of the donor-email workflow (see server/clock.ts). */
+  clock: Clock;
 };
 
 /** The donor a donor-session request acts for: the email their link was sent to (lowercased). */
