@@ -1,5 +1,6 @@
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
+import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openConfiguredDatabase } from './db/client.ts';
 import { demoPassword, demoUsers, seedDemo } from './db/seed.ts';
@@ -7,7 +8,9 @@ import { seedDemoMatches } from './db/seed-matches.ts';
 import { consoleLogger as logger } from './http/logger.ts';
 import { startBillIssuer } from './jobs/bill-issuer.ts';
 import { createMailWorker } from './jobs/mail-worker.ts';
+import { createScheduler } from './jobs/scheduler.ts';
 import { transportFor } from './mail/transport.ts';
+import { workflowHandlers } from './modules/templates/workflow.ts';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -32,6 +35,14 @@ async function main() {
   const worker = createMailWorker({ db: database.db, transport, logger });
   worker.start();
   const billIssuer = startBillIssuer({ db: database.db, logger });
+  // Reminders, deadline emails and No Response: durable jobs, taken by one process at a time.
+  const scheduler = createScheduler({
+    db: database.db,
+    clock: systemClock,
+    logger,
+    handlers: workflowHandlers(config),
+  });
+  scheduler.start();
 
   const { app } = createApp({ config, db: database.db, logger });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => {
@@ -58,6 +69,7 @@ async function main() {
     billIssuer.stop();
     void (async () => {
       await worker.stop();
+      await scheduler.stop();
       transport.close?.();
       await database.close();
       process.exit(0);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { type DeadlineRule, matchDeadline } from '../../../src/contract/donor.ts';
 import {
   reminderTemplateIds,
   type TemplateStage,
@@ -22,8 +23,9 @@ import {
 import { renderDonorEmail } from '../../mail/donor-email.tsx';
 import { hashToken } from '../auth/tokens.ts';
 import { logoUrl } from '../donor/donor.service.ts';
+import { donorActionStatuses } from './actions.ts';
 import { templateTypeOfStatus } from './defaults.ts';
-import { actionUrl, reminderSchedule } from './links.ts';
+import { actionUrl, deadlineNoticeDays, expiryNoticeDays, reminderSchedule } from './links.ts';
 import { versionTexts } from './templates.service.ts';
 import { variableValues } from './variables.ts';
 
@@ -68,6 +70,8 @@ export async function matchFacts(db: Queryable, donationIds: readonly number[]) 
         url: companies.url,
         guide: companies.guide,
       },
+      deadline_rule: companies.deadline_rule,
+      deadline_days: companies.deadline_days,
     })
     .from(donations)
     .innerJoin(organizations, eq(organizations.id, donations.organization_id))
@@ -207,7 +211,7 @@ export async function sendDonorMails(
     );
     // The next step of a sequence: the 1st reminder after the initial email, the 2nd after the
     // 1st, Donor No Response after the 2nd (only templates with reminder tabs).
-    const next = part.flatMap((p, i) => {
+    const next: Array<typeof scheduledJobs.$inferInsert> = part.flatMap((p, i) => {
       if (p.kind !== 'initial' && p.kind !== 'reminder') return [];
       if (!reminderTemplateIds.has(p.template.status_id)) return [];
       const id = rendered[i]?.id as number;
@@ -221,7 +225,7 @@ export async function sendDonorMails(
       const kind = p.stage === 3 ? 'no-response' : 'reminder';
       return [
         {
-          kind,
+          kind: kind as string,
           key: `${kind}:${p.row.id}:${p.row.status_id}:${id}`,
           donation_id: p.row.id,
           organization_id: p.row.organization_id,
@@ -234,6 +238,37 @@ export async function sendDonorMails(
         },
       ];
     });
+    // spec (section 9): Match Deadline Approaching "if the donor has not clicked emails and the
+    // deadline is within 3 weeks"; 'Match About to Expire' "one week before expiry".
+    for (const p of part) {
+      if (p.kind !== 'initial' || !donorActionStatuses.has(p.row.status_id) || !p.row.deadline_rule) continue;
+      const day = matchDeadline(
+        p.row.deadline_rule as DeadlineRule,
+        p.row.deadline_days,
+        p.row.donated_at.toISOString().slice(0, 10),
+      );
+      if (!day) continue;
+      const deadline = new Date(`${day}T23:59:59Z`).getTime();
+      if (deadline <= now.getTime()) continue;
+      const common = {
+        donation_id: p.row.id,
+        organization_id: p.row.organization_id,
+        payload: { deadline: day },
+      };
+      next.push({
+        ...common,
+        kind: 'deadline',
+        key: `deadline:${p.row.id}:${day}`,
+        run_at: new Date(Math.max(now.getTime(), deadline - deadlineNoticeDays * dayMs)),
+      });
+      if (deadline - expiryNoticeDays * dayMs > now.getTime())
+        next.push({
+          ...common,
+          kind: 'expire',
+          key: `expire:${p.row.id}:${day}`,
+          run_at: new Date(deadline - expiryNoticeDays * dayMs),
+        });
+    }
     if (next.length > 0) await tx.insert(scheduledJobs).values(next).onConflictDoNothing();
     created.push(...rendered.map((r) => r.id));
   }

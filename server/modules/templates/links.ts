@@ -46,3 +46,7 @@ export const reminderSchedule = {
   secondReminderDays: 7,
   noResponseDays: 7,
 } as const;
+
+/** spec (section 9): Match Deadline Approaching within 3 weeks of the deadline; 'Match About to Expire' one week before. */
+export const deadlineNoticeDays = 21;
+export const expiryNoticeDays = 7;
