@@ -148,11 +148,9 @@ export const TemplateBody = z.object({
 });
 export type TemplateBody = z.infer<typeof TemplateBody>;
 
-export const TemplatesResponse = z.object({ templates: z.array(EmailTemplate) });
-export type TemplatesResponse = z.infer<typeof TemplatesResponse>;
-
-/** A significance test between the confirm rates of two versions (see server/modules/templates/stats.ts). */
+/** A significance test between the confirm rates of two versions (src/contract/ab-test.ts). */
 export const VersionComparison = z.object({
+  /** The two versions' ids. */
   a: z.number(),
   b: z.number(),
   /** null: 'not enough data yet'. */
@@ -161,6 +159,13 @@ export const VersionComparison = z.object({
   message: z.string(),
 });
 export type VersionComparison = z.infer<typeof VersionComparison>;
+
+/** spec: "templates (each with stats)"; comparisons: each pair of versions that sent emails. */
+export const TemplatesResponse = z.object({
+  templates: z.array(EmailTemplate),
+  comparisons: z.array(VersionComparison),
+});
+export type TemplatesResponse = z.infer<typeof TemplatesResponse>;
 
 /** spec: "Template stats percentages are shown to 1 decimal." */
 export function percent(part: number, whole: number): string {

@@ -1,10 +1,12 @@
 import { and, asc, count, eq, inArray, max, sql } from 'drizzle-orm';
+import { twoProportionTest } from '../../../src/contract/ab-test.ts';
 import {
   type EmailTemplate,
   maxTemplateVersions,
   type TemplateBody,
   type TemplateStage,
   type TemplateStats,
+  type TemplatesResponse,
   type TemplateTextField,
   type TemplateTexts,
   type TemplateTypeId,
@@ -12,6 +14,7 @@ import {
   templateTexts,
   templateTypeIds,
   unknownVariable,
+  type VersionComparison,
   versionLabels,
 } from '../../../src/contract/email-templates.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -123,7 +126,7 @@ export async function listTemplates(
   db: Queryable,
   orgId: number,
   statusId: number,
-): Promise<{ templates: EmailTemplate[] }> {
+): Promise<TemplatesResponse> {
   if (!isTemplateType(statusId)) throw new HttpError(404, templateTexts.unknownType);
   await ensureDefaults(db, [{ organization_id: orgId, status_id: statusId }]);
   const rows = await db
@@ -135,7 +138,30 @@ export async function listTemplates(
     db,
     rows.map((r) => r.id),
   );
-  return { templates: rows.map((r) => toTemplate(r, stats.get(r.id) ?? noStats())) };
+  const templates = rows.map((r) => toTemplate(r, stats.get(r.id) ?? noStats()));
+  return { templates, comparisons: compareVersions(templates) };
+}
+
+/** The confirm rate (initial emails) of each pair of versions that sent emails, tested. */
+export function compareVersions(templates: readonly EmailTemplate[]): VersionComparison[] {
+  const sending = templates.filter((t) => t.stats.sent > 0);
+  return sending.flatMap((a, i) =>
+    sending.slice(i + 1).map((b) => {
+      const test = twoProportionTest(
+        a.stats.confirm_clicked,
+        a.stats.sent,
+        b.stats.confirm_clicked,
+        b.stats.sent,
+      );
+      return {
+        a: a.id,
+        b: b.id,
+        p_value: test.enough ? test.pValue : null,
+        significant: test.enough && test.significant,
+        message: test.message,
+      };
+    }),
+  );
 }
 
 async function findTemplate(db: Queryable, orgId: number, id: number): Promise<TemplateRow> {

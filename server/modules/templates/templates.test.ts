@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { templateTextFields } from '../../../src/contract/email-templates.ts';
+import { percent, templateTextFields } from '../../../src/contract/email-templates.ts';
 import { manualClock } from '../../clock.ts';
 import {
   companies,
@@ -281,8 +281,42 @@ describe('sending: every donor email is the live version, rendered through one p
     }
     expect(subjects.filter((s) => s === 'Version A')).toHaveLength(2);
     expect(subjects.filter((s) => s === 'Version B')).toHaveLength(2);
-    const versions = (await list()).json.templates;
-    expect(versions.map((v: { stats: { sent: number } }) => v.stats.sent)).toEqual([0, 2, 2]);
+    const listed = (await list()).json;
+    expect(listed.templates.map((v: { stats: { sent: number } }) => v.stats.sent)).toEqual([0, 2, 2]);
+    expect(listed.comparisons).toEqual([
+      { a: a.id, b: b.id, p_value: null, significant: false, message: 'not enough data yet' },
+    ]);
+  });
+
+  it('compares confirm rates once there is enough data: percentages to one decimal, the p-value', async () => {
+    const a = await newVersion({ subject1: 'Version A' });
+    const b = await newVersion({ subject1: 'Version B' });
+    const match = (await createMatch()).id;
+    // 200 emails per version: A confirmed 60 times (30.0%), B 30 times (15.0%).
+    const rows = (template: number, confirmed: number) =>
+      Array.from({ length: 200 }, (_, i) => ({
+        donation_id: match,
+        organization_id: org.hope,
+        status_id: 7,
+        to_email: `ab${template}-${i}@example.org`,
+        subject: 's',
+        html: 'h',
+        text: 't',
+        open_token_hash: `ab-${template}-${i}`,
+        template_id: template,
+        stage: 1,
+        kind: 'initial',
+        confirm_clicked_at: i < confirmed ? new Date() : null,
+      }));
+    await t.db.insert(donationNotifications).values([...rows(a.id, 60), ...rows(b.id, 30)]);
+    const listed = (await list()).json;
+    const va = listed.templates.find((v: { id: number }) => v.id === a.id);
+    const vb = listed.templates.find((v: { id: number }) => v.id === b.id);
+    expect(percent(va.stats.confirm_clicked, va.stats.sent)).toBe('30.0%');
+    expect(percent(vb.stats.confirm_clicked, vb.stats.sent)).toBe('15.0%');
+    const cmp = listed.comparisons.find((c: { a: number; b: number }) => c.a === a.id && c.b === b.id);
+    expect(cmp).toMatchObject({ a: a.id, b: b.id, significant: true });
+    expect(cmp.p_value).toBeLessThan(0.001);
   });
 });
 
