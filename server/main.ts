@@ -10,6 +10,7 @@ import { startBillIssuer } from './jobs/bill-issuer.ts';
 import { createMailWorker } from './jobs/mail-worker.ts';
 import { createScheduler } from './jobs/scheduler.ts';
 import { transportFor } from './mail/transport.ts';
+import { scheduleDigests } from './modules/templates/digest.ts';
 import { workflowHandlers } from './modules/templates/workflow.ts';
 
 async function main() {
@@ -41,6 +42,7 @@ async function main() {
     clock: systemClock,
     logger,
     handlers: workflowHandlers(config),
+    beforeRound: scheduleDigests,
   });
   scheduler.start();
 

@@ -189,3 +189,30 @@ export function donorLinkMail(
     supportEmail: r.supportEmail,
   });
 }
+
+/**
+ * The weekly notification email to an organization's notification emails and primary contact:
+ * what needs the nonprofit's action, with counts and a link to the donations list.
+ */
+export function actionDigestMail(r: {
+  to: string;
+  organizationName: string;
+  /** Lines such as "4 matches to verify or sign (NPO to Verify/Sign)". */
+  items: string[];
+  url: string;
+  supportEmail: string;
+}): MailMessage {
+  return render({
+    to: r.to,
+    subject: `${r.organizationName}: matches waiting for your action`,
+    greeting: 'Hello,',
+    paragraphs: [
+      `These match requests of ${r.organizationName} are waiting for your action on Twofold:`,
+      ...r.items.map((item) => `• ${item}`),
+    ],
+    action: { label: 'Open the donations list', url: r.url },
+    footnote:
+      'You receive this summary at most once a week as a notification email or primary contact of the organization.',
+    supportEmail: r.supportEmail,
+  });
+}

@@ -1,10 +1,19 @@
 import { asc, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dayMs, manualClock } from '../../clock.ts';
-import { companies, donationStatusHistory, donations, outbox, scheduledJobs } from '../../db/schema.ts';
+import {
+  companies,
+  donationStatusHistory,
+  donations,
+  notifees,
+  organizations,
+  outbox,
+  scheduledJobs,
+} from '../../db/schema.ts';
 import { createScheduler } from '../../jobs/scheduler.ts';
 import { call, demoOrganizationIds, readyForMatching, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
+import { scheduleDigests } from './digest.ts';
 import { reminderSchedule } from './links.ts';
 import { workflowHandlers } from './workflow.ts';
 
@@ -15,7 +24,13 @@ let hope = 0;
 const company: Record<string, number> = {};
 
 const scheduler = () =>
-  createScheduler({ db: t.db, clock, logger: t.logger, handlers: workflowHandlers(t.config) });
+  createScheduler({
+    db: t.db,
+    clock,
+    logger: t.logger,
+    handlers: workflowHandlers(t.config),
+    beforeRound: scheduleDigests,
+  });
 
 beforeAll(async () => {
   t = await createTestContext({ config: { logRequests: false }, clock });
@@ -200,5 +215,44 @@ describe('deadline emails', () => {
     clock.set(new Date('2026-03-16T09:00:00Z'));
     await scheduler().runDue();
     expect(await subjects(d.donor.email)).toHaveLength(1);
+  });
+});
+
+describe('notification emails to the organization', () => {
+  it('tell the notification emails and the primary contact what needs action, at most weekly', async () => {
+    clock.set(new Date('2026-05-04T09:00:00Z'));
+    await t.db.delete(notifees).where(eq(notifees.org_id, hope));
+    await t.db.insert(notifees).values({ org_id: hope, email: 'ops@hope.example' });
+    await t.db
+      .update(organizations)
+      .set({ notify_contact: { name: 'Pat Primary', email: 'Pat@Hope.example' } })
+      .where(eq(organizations.id, hope));
+    const verify = {
+      organization_id: hope,
+      amount_cents: 5000,
+      donated_at: new Date('2026-04-01'),
+      status_id: 3,
+    };
+    await t.db.insert(donations).values([verify, verify, { ...verify, status_id: 23 }]);
+    const s = scheduler();
+    await s.runDue();
+    const digests = () =>
+      t.db
+        .select()
+        .from(outbox)
+        .where(eq(outbox.subject, 'Hope Harbor Foundation: matches waiting for your action'));
+    const first = await digests();
+    expect(first.map((m) => m.to).sort()).toEqual(['ops@hope.example', 'pat@hope.example']);
+    expect(first[0]?.text).toContain('2 matches to verify or sign (NPO to Verify/Sign)');
+    expect(first[0]?.text).toContain('1 match held for a missing company (Missing Company Hold)');
+    expect(first[0]?.text).toContain('http://portal.test/portal/donations');
+    for (let day = 1; day < 7; day += 1) {
+      clock.advance(dayMs);
+      await s.runDue();
+    }
+    expect(await digests()).toHaveLength(2); // nothing more within the week
+    clock.advance(dayMs);
+    await s.runDue();
+    expect(await digests()).toHaveLength(4);
   });
 });

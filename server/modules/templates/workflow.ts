@@ -11,6 +11,7 @@ import {
 } from '../../db/schema.ts';
 import type { JobHandler, JobResult } from '../../jobs/scheduler.ts';
 import { donorActionStatuses } from './actions.ts';
+import { digestHandler } from './digest.ts';
 import {
   chooseVersion,
   liveVersions,
@@ -196,5 +197,6 @@ export function workflowHandlers(links: MailLinks): Record<string, JobHandler> {
     'no-response': noResponse,
     deadline: deadlineMail(links, 'deadline'),
     expire: deadlineMail(links, 'expire'),
+    digest: digestHandler(links),
   };
 }
