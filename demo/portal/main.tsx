@@ -132,6 +132,16 @@ function OrganizationDetailsPage() {
   return <twofold-organization-details key={key} tab={params.get('tab') ?? 'basic'} />;
 }
 
+/**
+ * spec (section 2): "Query parameter template. If missing or 0 it redirects to /email-templates."
+ */
+function EmailCustomizationPage() {
+  const [params] = useSearchParams();
+  const template = params.get('template') ?? '';
+  if (!/^[1-9][0-9]*$/.test(template)) return <Navigate to="/portal/email-templates" replace />;
+  return <twofold-template-editor key={template} template={template} />;
+}
+
 /** spec: "Public FAQ (/portal/faq)": no sidebar, no sign-in; a new query string starts it afresh. */
 function FaqPage() {
   const { search } = useLocation();
@@ -245,6 +255,8 @@ function App() {
             <Route path="donations" element={<twofold-donations />} />
             <Route path="organization-details" element={<OrganizationDetailsPage />} />
             <Route path="billing" element={<twofold-billing key="plans" />} />
+            <Route path="email-templates" element={<twofold-template-editor key="cards" />} />
+            <Route path="email-customization" element={<EmailCustomizationPage />} />
             <Route path="stripe-setup" element={<twofold-billing key="stripe-setup" view="stripe-setup" />} />
             <Route path="*" element={<NotFound />} />
           </Route>
