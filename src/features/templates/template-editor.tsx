@@ -318,9 +318,12 @@ function Editor({ orgId, statusId, canEdit }: EditorProps) {
           />
           Live
         </label>
-        <label className="templates__insert">
-          <span className="field__label">Insert variable</span>
+        <div className="templates__insert">
+          <label className="field__label" htmlFor={`${ids}-insert`}>
+            Insert variable
+          </label>
           <select
+            id={`${ids}-insert`}
             className="field__input"
             value=""
             disabled={readOnly}
@@ -333,7 +336,7 @@ function Editor({ orgId, statusId, canEdit }: EditorProps) {
               </option>
             ))}
           </select>
-        </label>
+        </div>
       </div>
 
       {index === 0 ? (
