@@ -165,11 +165,16 @@ export async function sendDonorMails(
           },
           supportEmail: links.supportEmail,
         };
-        const kept = await renderDonorEmail(input);
         const sent = await renderDonorEmail({
           ...input,
           links: { ...input.links, openPixel: `${links.publicUrl}${openPixelPath(token)}` },
         });
+        // The copy kept for the portal's preview is the same email without its tracking image
+        // (one render per email: rendering is the cost of a big day of reminders).
+        const kept = {
+          ...sent,
+          html: sent.html.replace(/<img [^>]*open\.gif\?t=[A-Za-z0-9_-]+"[^>]*\/>/, ''),
+        };
         return { id, token, kept, sent };
       }),
     );

@@ -98,6 +98,13 @@ describe('reminders over weeks (one clock)', () => {
       'Last chance to double your gift to Hope Harbor Foundation',
     );
     expect(await statusOf(d.id)).toBe(7);
+    // The match dialog's Email Communications tab lists the reminders with the initial email.
+    const got = await call(t.app, 'GET', `/api/donation/${d.id}`, { token: writer });
+    expect(got.json.donation.notifications.map((n: { subject: string }) => n.subject)).toEqual([
+      'Last chance to double your gift to Hope Harbor Foundation',
+      'Reminder: Workflow Portal Co can match your gift',
+      'Double your gift to Hope Harbor Foundation',
+    ]);
     clock.advance(days(reminderSchedule.noResponseDays));
     await s.runDue();
     expect(await statusOf(d.id)).toBe(20);
