@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companies, donationStatusHistory, donations } from '../../db/schema.ts';
+import { companies, donationStatusHistory, donations, outbox } from '../../db/schema.ts';
 import { call, demoOrganizationIds, readyForMatching, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 
@@ -59,6 +59,16 @@ describe('below-minimum gifts (spec FAQ: "the system merges below-minimum donati
         { id: second.id, amount: 25, donated_at: '2026-03-08T12:00:00.000Z' },
       ],
     });
+    // The donor hears about the merged request, though the first gift's email went out this week.
+    const mails = await t.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.to, 'mia@example.org'))
+      .orderBy(asc(outbox.id));
+    expect(mails.map((m) => m.subject)).toEqual([
+      'Your gift to Hope Harbor Foundation is below Merge Min Co’s minimum',
+      'Double your gift to Hope Harbor Foundation',
+    ]);
     const [earlier] = await t.db.select().from(donations).where(eq(donations.id, first.id));
     expect(earlier?.custom.history).toEqual({ merged_into: second.id });
     expect(earlier?.status_id).toBe(10);

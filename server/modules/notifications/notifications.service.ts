@@ -100,7 +100,10 @@ export async function notifyMatches(
 
   const planned = candidates.flatMap(({ row, email, company, type }) => {
     const key = `${row.organization_id}\u0000${email}`;
-    if (emailed.has(key) || unsubscribed.has(key)) return [];
+    // A request just merged from below-minimum gifts is what the donor's earlier email promised
+    // ("give again and your gifts are combined"): the weekly limit does not hold it back.
+    const merged = Array.isArray((row.custom.history as { merged_from?: unknown } | undefined)?.merged_from);
+    if ((emailed.has(key) && !merged) || unsubscribed.has(key)) return [];
     const template = chooseVersion(versions.get(`${row.organization_id}:${type}`) ?? [], row.id);
     if (!template) return [];
     emailed.add(key);
