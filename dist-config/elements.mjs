@@ -18,4 +18,5 @@ export const elementNames = [
   'twofold-billing',
   'twofold-integrations',
   'twofold-webhooks',
+  'twofold-template-editor',
 ];

@@ -16,5 +16,6 @@ export { TwofoldOrganizationDetails } from './twofold-organization-details.ts';
 export { TwofoldRegistration } from './twofold-registration.ts';
 export { TwofoldResetPassword } from './twofold-reset-password.ts';
 export { TwofoldSidebar } from './twofold-sidebar.ts';
+export { TwofoldTemplateEditor } from './twofold-template-editor.ts';
 export { TwofoldToaster } from './twofold-toaster.ts';
 export { TwofoldWebhooks } from './twofold-webhooks.ts';

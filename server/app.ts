@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
+import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { HttpError, httpMessages } from './http/errors.ts';
@@ -31,6 +32,8 @@ export type AppOptions = {
   storage?: FileStorage;
   /** Shared with the server's shutdown, which marks it draining; a fresh one when omitted. */
   lifecycle?: Lifecycle;
+  /** The workflow's time; defaults to the system clock (tests move a manual one). */
+  clock?: Clock;
 };
 
 /** Composes the API, the dev mailbox and the static portal into one Hono app. */
@@ -40,7 +43,7 @@ export function createApp(options: AppOptions) {
   const routes = options.routes ?? apiRoutes;
   const storage = options.storage ?? configuredStorage(config);
   const lifecycle = options.lifecycle ?? { draining: false };
-  const deps: Deps = { db, config, logger, storage, lifecycle };
+  const deps: Deps = { db, config, logger, storage, lifecycle, clock: options.clock ?? systemClock };
   const app = new Hono<AppEnv>();
 
   if (config.logRequests) {

@@ -16,6 +16,7 @@ import { organizationRoutes } from './modules/organization/organization.routes.t
 import { publicApiDocsRoutes, publicApiRoutes } from './modules/public-api/public-api.routes.ts';
 import { registrationRoutes } from './modules/registration/registration.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { emailActionRoutes, templatesRoutes } from './modules/templates/templates.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
 const openApiRoute = defineRoute({
@@ -47,6 +48,8 @@ export const routes: readonly AnyRoute[] = [
   ...donorRoutes,
   ...notificationsRoutes,
   ...billingRoutes,
+  ...templatesRoutes,
+  ...emailActionRoutes,
   ...systemRoutes,
   ...apiKeysRoutes,
   ...webhooksRoutes,

@@ -2,14 +2,18 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { type App, type AppOptions, createApp } from './app.ts';
+import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Logger } from './http/logger.ts';
 import type { Lifecycle } from './http/route.ts';
 import { type BillIssuer, startBillIssuer } from './jobs/bill-issuer.ts';
 import { createMailWorker, type MailWorker } from './jobs/mail-worker.ts';
+import { createScheduler, type Scheduler } from './jobs/scheduler.ts';
 import { createWebhookWorker, type WebhookWorker } from './jobs/webhook-worker.ts';
 import { type MailTransport, transportFor } from './mail/transport.ts';
+import { scheduleDigests } from './modules/templates/digest.ts';
+import { workflowHandlers } from './modules/templates/workflow.ts';
 
 /** How long a shutdown waits for in-flight requests and jobs before it closes what is left. */
 export const defaultShutdownTimeoutMs = 20_000;
@@ -22,6 +26,7 @@ export type RunningServer = {
   lifecycle: Lifecycle;
   worker: MailWorker;
   webhookWorker: WebhookWorker;
+  scheduler: Scheduler;
   billIssuer: BillIssuer;
   /**
    * Graceful shutdown: readiness turns 503 at once, no new connection or job is taken, in-flight
@@ -37,6 +42,8 @@ export type StartOptions = {
   logger: Logger;
   transport?: MailTransport;
   timeoutMs?: number;
+  /** The workflow's time (reminders, deadlines); the system clock unless a test moves its own. */
+  clock?: Clock;
   /** Passed to createApp (tests mount extra routes). */
   app?: Omit<AppOptions, 'config' | 'db' | 'logger' | 'lifecycle'>;
 };
@@ -61,8 +68,25 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     outbound: { allowPrivate: config.webhookAllowPrivate },
   });
   webhookWorker.start();
+  // Reminders, deadline emails, No Response and the weekly digests: durable jobs, each taken by
+  // one process at a time.
+  const scheduler = createScheduler({
+    db: database.db,
+    clock: options.clock ?? systemClock,
+    logger,
+    handlers: workflowHandlers(config),
+    beforeRound: scheduleDigests,
+  });
+  scheduler.start();
   const billIssuer = startBillIssuer({ db: database.db, logger });
-  const { app } = createApp({ ...options.app, config, db: database.db, logger, lifecycle });
+  const { app } = createApp({
+    ...options.app,
+    config,
+    db: database.db,
+    logger,
+    lifecycle,
+    clock: options.clock ?? systemClock,
+  });
   // While draining, responses ask keep-alive clients to reconnect (to another process).
   const fetch: typeof app.fetch = async (request, ...rest) => {
     const response = await app.fetch(request, ...rest);
@@ -91,7 +115,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       const expired = new Promise<'expired'>((resolve) => {
         timer = setTimeout(() => resolve('expired'), timeoutMs);
       });
-      const drained = Promise.all([closed, worker.stop(), webhookWorker.stop(), billIssuer.stop()]).then(() => 'drained' as const);
+      const drained = Promise.all([
+        closed,
+        worker.stop(),
+        webhookWorker.stop(),
+        scheduler.stop(),
+        billIssuer.stop(),
+      ]).then(() => 'drained' as const);
       const outcome = await Promise.race([drained, expired]);
       clearTimeout(timer);
       if (outcome === 'expired') {
@@ -112,6 +142,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     lifecycle,
     worker,
     webhookWorker,
+    scheduler,
     billIssuer,
     shutdown,
   };

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createApp } from './app.ts';
+import type { Clock } from './clock.ts';
 import { type Config, loadConfig } from './config.ts';
 import { type Database, migrationsFolder, openDatabase } from './db/client.ts';
 import { seedDemo } from './db/seed.ts';
@@ -132,7 +133,7 @@ export type TestContext = Awaited<ReturnType<typeof createTestContext>>;
  * deletes the database.
  */
 export async function createTestContext(
-  options: { config?: Partial<Config>; routes?: readonly AnyRoute[]; distDir?: string } = {},
+  options: { config?: Partial<Config>; routes?: readonly AnyRoute[]; distDir?: string; clock?: Clock } = {},
 ) {
   const testDatabase = await createTestDatabase();
   const database = await testDatabase.open();
@@ -146,6 +147,7 @@ export async function createTestContext(
     logger,
     ...(options.routes ? { routes: options.routes } : {}),
     ...(options.distDir ? { distDir: options.distDir } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   return {
     app,

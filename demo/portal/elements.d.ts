@@ -41,6 +41,7 @@ declare module 'react' {
         'donor-email'?: string;
       }>;
       'twofold-billing': ElementProps<{ view?: 'plans' | 'stripe-setup' }>;
+      'twofold-template-editor': ElementProps<{ template?: string }>;
       'twofold-toaster': ElementProps;
     }
   }

@@ -132,6 +132,16 @@ function OrganizationDetailsPage() {
   return <twofold-organization-details key={key} tab={params.get('tab') ?? 'basic'} />;
 }
 
+/**
+ * spec (section 2): "Query parameter template. If missing or 0 it redirects to /email-templates."
+ */
+function EmailCustomizationPage() {
+  const [params] = useSearchParams();
+  const template = params.get('template') ?? '';
+  if (!/^[1-9][0-9]*$/.test(template)) return <Navigate to="/portal/email-templates" replace />;
+  return <twofold-template-editor key={template} template={template} />;
+}
+
 /** spec: "Public FAQ (/portal/faq)": no sidebar, no sign-in; a new query string starts it afresh. */
 function FaqPage() {
   const { search } = useLocation();
@@ -248,6 +258,8 @@ function App() {
             <Route path="integrations" element={<twofold-integrations key="cards" />} />
             <Route path="integrations/widget" element={<twofold-integrations key="widget" view="widget" />} />
             <Route path="webhooks" element={<twofold-webhooks />} />
+            <Route path="email-templates" element={<twofold-template-editor key="cards" />} />
+            <Route path="email-customization" element={<EmailCustomizationPage />} />
             <Route path="stripe-setup" element={<twofold-billing key="stripe-setup" view="stripe-setup" />} />
             <Route path="*" element={<NotFound />} />
           </Route>

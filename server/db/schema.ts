@@ -210,6 +210,8 @@ export const outbox = pgTable(
     attempts: integer('attempts').notNull().default(0),
     next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     last_error: text('last_error'),
+    /** Extra headers (a donor email's List-Unsubscribe and List-Unsubscribe-Post). */
+    headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sent_at: timestamp('sent_at', { withTimezone: true }),
   },
@@ -391,7 +393,11 @@ export const donations = pgTable(
   ],
 );
 
-export const statusChangeSources = ['staff', 'donor', 'public', 'api'] as const;
+/**
+ * api: a partner's call to the public API (/api/v1); system: the donor-email workflow (a 2nd
+ * reminder left unanswered: Donor No Response).
+ */
+export const statusChangeSources = ['staff', 'donor', 'public', 'api', 'system'] as const;
 export type StatusChangeSource = (typeof statusChangeSources)[number];
 
 /** Every status change of a match: who, when, from, to. */
@@ -415,7 +421,10 @@ export const donationStatusHistory = pgTable(
   },
   (t) => [
     index('donation_status_history_donation_idx').on(t.donation_id, t.at),
-    check('donation_status_history_source_values', sql`${t.source} in ('staff', 'donor', 'public', 'api')`),
+    check(
+      'donation_status_history_source_values',
+      sql`${t.source} in ('staff', 'donor', 'public', 'api', 'system')`,
+    ),
   ],
 );
 
@@ -446,10 +455,26 @@ export const donationNotifications = pgTable(
     outbox_id: integer('outbox_id').references(() => outbox.id, { onDelete: 'set null' }),
     open_token_hash: text('open_token_hash').notNull(),
     first_open: timestamp('first_open', { withTimezone: true }),
+    /** The template version it was rendered from (its stats count this email). */
+    template_id: integer('template_id').references((): AnyPgColumn => emailTemplates.id, {
+      onDelete: 'set null',
+    }),
+    /** 1 the initial email, 2 the 1st reminder, 3 the 2nd reminder (the template's field sets). */
+    stage: integer('stage').notNull().default(1),
+    /** initial, reminder, deadline (Match Deadline Approaching) or expire ('Match About to Expire'). */
+    kind: text('kind').notNull().default('initial'),
+    /** When the donor first used the email's confirm or decline link. */
+    confirm_clicked_at: timestamp('confirm_clicked_at', { withTimezone: true }),
+    decline_clicked_at: timestamp('decline_clicked_at', { withTimezone: true }),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('donation_notifications_donation_idx').on(t.donation_id, t.created_at.desc()),
+    index('donation_notifications_template_idx').on(t.template_id),
+    check(
+      'donation_notifications_kind_values',
+      sql`${t.kind} in ('initial', 'reminder', 'deadline', 'expire')`,
+    ),
     index('donation_notifications_recipient_idx').on(t.organization_id, t.to_email, t.created_at.desc()),
     uniqueIndex('donation_notifications_open_token_unique').on(t.open_token_hash),
   ],
@@ -678,4 +703,101 @@ export const webhookAttempts = pgTable(
     response: text('response').notNull().default(''),
   },
   (t) => [index('webhook_attempts_delivery_idx').on(t.delivery_id, t.at.desc())],
+);
+/**
+ * An organization's donor email template versions (spec section 3, Email template; section 4,
+ * Template versions): per template type (status_id), version 0 is Default (the shipped texts,
+ * always live, read-only) and 1.. are A, B, ... (at most 5 in all).
+ */
+export const emailTemplates = pgTable(
+  'email_templates',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    status_id: integer('status_id').notNull(),
+    version: integer('version').notNull(),
+    live: boolean('live').notNull().default(false),
+    subject1: text('subject1').notNull().default(''),
+    subject2: text('subject2').notNull().default(''),
+    subject3: text('subject3').notNull().default(''),
+    preheader1: text('preheader1').notNull().default(''),
+    preheader2: text('preheader2').notNull().default(''),
+    preheader3: text('preheader3').notNull().default(''),
+    header1: text('header1').notNull().default(''),
+    header2: text('header2').notNull().default(''),
+    header3: text('header3').notNull().default(''),
+    greeting: text('greeting').notNull().default(''),
+    paragraph_one_1: text('paragraph_one_1').notNull().default(''),
+    paragraph_one_2: text('paragraph_one_2').notNull().default(''),
+    paragraph_one_3: text('paragraph_one_3').notNull().default(''),
+    paragraph_two: text('paragraph_two').notNull().default(''),
+    paragraph_three: text('paragraph_three').notNull().default(''),
+    salutation: text('salutation').notNull().default(''),
+    step_one_title: text('step_one_title').notNull().default(''),
+    step_one_text: text('step_one_text').notNull().default(''),
+    step_one_note: text('step_one_note').notNull().default(''),
+    step_one_btn: text('step_one_btn').notNull().default(''),
+    step_two_title: text('step_two_title').notNull().default(''),
+    step_two_text: text('step_two_text').notNull().default(''),
+    step_two_note: text('step_two_note').notNull().default(''),
+    step_two_btn: text('step_two_btn').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('email_templates_org_status_version_unique').on(t.organization_id, t.status_id, t.version),
+    check('email_templates_version_range', sql`${t.version} >= 0 and ${t.version} < 8`),
+    // spec: "The first version is Default and always live."
+    check('email_templates_default_live', sql`${t.version} > 0 or ${t.live}`),
+  ],
+);
+
+/** Donors who used a donor email's one-click unsubscribe: that organization emails them no more. */
+export const emailUnsubscribes = pgTable(
+  'email_unsubscribes',
+  {
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Stored lowercased. */
+    email: text('email').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organization_id, t.email] })],
+);
+
+export const scheduledJobStatuses = ['pending', 'done', 'cancelled', 'failed'] as const;
+export type ScheduledJobStatus = (typeof scheduledJobStatuses)[number];
+
+/**
+ * The donor-email workflow's timed work (reminders, deadline emails, No Response, the weekly
+ * digest), durable: a job is written with the change that schedules it, its unique key makes
+ * scheduling idempotent, and one process at a time claims it (FOR UPDATE SKIP LOCKED).
+ */
+export const scheduledJobs = pgTable(
+  'scheduled_jobs',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').notNull(),
+    /** Unique per job: scheduling the same thing twice adds nothing. */
+    key: text('key').notNull(),
+    donation_id: integer('donation_id').references(() => donations.id, { onDelete: 'cascade' }),
+    organization_id: integer('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    run_at: timestamp('run_at', { withTimezone: true }).notNull(),
+    status: text('status').$type<ScheduledJobStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    /** A claimed job is reserved until then; a crashed process's job is taken again after. */
+    locked_until: timestamp('locked_until', { withTimezone: true }),
+    last_error: text('last_error'),
+    done_at: timestamp('done_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('scheduled_jobs_key_unique').on(t.key),
+    index('scheduled_jobs_due_idx').on(t.run_at).where(sql`${t.status} = 'pending'`),
+    index('scheduled_jobs_donation_idx').on(t.donation_id),
+    check('scheduled_jobs_status_values', sql`${t.status} in ('pending', 'done', 'cancelled', 'failed')`),
+  ],
 );

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type * as core from 'zod/v4/core';
 import type { Capability, PermissionLevel } from '../../src/contract/access.ts';
+import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { SignedPurpose, VerifiedToken } from '../modules/auth/tokens.ts';
@@ -25,6 +26,8 @@ export type Deps = {
   storage: FileStorage;
   /** Whether the process is shutting down (readiness answers 503 from that moment). */
   lifecycle: Lifecycle;
+  /** The time of the donor-email workflow (see server/clock.ts). */
+  clock: Clock;
 };
 
 /** Set by the server's graceful shutdown (server/serve.ts); read by the readiness check. */

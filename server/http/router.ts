@@ -41,7 +41,11 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRoute[], deps
       } else if (route.access === 'api-key') {
         c.set(
           'apiKey',
-          await authenticateApiKey(deps.db, c.req.header('authorization'), clientIp(c, deps.config.trustProxy)),
+          await authenticateApiKey(
+            deps.db,
+            c.req.header('authorization'),
+            clientIp(c, deps.config.trustProxy),
+          ),
         );
       } else if (route.access !== 'anonymous') {
         c.set('user', await authenticate(c, deps, route.access === 'donor'));

@@ -64,6 +64,9 @@ describe('the route table', () => {
         'post /api/billing/stripe/webhook',
         // Donor emails' open-tracking image (the same gif whatever the token).
         'get /api/notification/open.gif',
+        // A donor email's signed step and unsubscribe links (the signed link is the credential).
+        'get /api/email/:action',
+        'post /api/email/:action',
         // Issue 15: an invitation link's preview and acceptance (the one-time token is the credential).
         'post /api/invitation',
         'post /api/invitation/accept',

@@ -80,6 +80,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
             subject: message.subject,
             html: message.html,
             ...(message.reply_to ? { replyTo: message.reply_to } : {}),
+            ...(Object.keys(message.headers).length > 0 ? { headers: message.headers } : {}),
             text: message.text,
           },
           { id: message.id, createdAt: message.created_at },

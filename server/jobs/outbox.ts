@@ -7,10 +7,10 @@ import type { MailMessage } from '../mail/templates.ts';
  * (e.g. the token it carries): both are committed together or not at all.
  */
 export async function enqueueMail(tx: Queryable, message: MailMessage): Promise<number> {
-  const { replyTo, ...rest } = message;
+  const { replyTo, headers, ...rest } = message;
   const [row] = await tx
     .insert(outbox)
-    .values({ ...rest, reply_to: replyTo ?? null })
+    .values({ ...rest, reply_to: replyTo ?? null, headers: headers ?? {} })
     .returning({ id: outbox.id });
   if (!row) throw new Error('outbox insert returned no row');
   return row.id;

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { atLeast, type EffectiveLevel, type PermissionLevel } from '../../src/contract/access.ts';
 import { createApp } from '../app.ts';
@@ -9,6 +9,7 @@ import {
   documents,
   donationNotifications,
   donations,
+  emailTemplates,
   invitations,
   notifees,
   organizations,
@@ -23,6 +24,7 @@ import { call, demoOrganizationIds, signIn } from '../test-helpers.ts';
 import { createTestContext, type TestContext } from '../testing.ts';
 import { hashPassword } from './auth/passwords.ts';
 import { signToken, verifyToken } from './auth/tokens.ts';
+import { shippedTemplates } from './templates/defaults.ts';
 
 /**
  * The permission matrix: every organization-scoped route of the route table, called as each demo
@@ -171,6 +173,26 @@ async function storedDelivery(orgId: number) {
     })
     .returning();
   return { webhookId, deliveryId: row?.id ?? 0 };
+}
+
+/** A version A of template 7 in the organization (made once), for the template calls. */
+async function storedTemplate(orgId: number): Promise<number> {
+  const [found] = await t.db
+    .select({ id: emailTemplates.id })
+    .from(emailTemplates)
+    .where(
+      and(
+        eq(emailTemplates.organization_id, orgId),
+        eq(emailTemplates.status_id, 7),
+        eq(emailTemplates.version, 1),
+      ),
+    );
+  if (found) return found.id;
+  const [made] = await t.db
+    .insert(emailTemplates)
+    .values({ organization_id: orgId, status_id: 7, version: 1, live: false, ...shippedTemplates[7] })
+    .returning({ id: emailTemplates.id });
+  return made?.id ?? 0;
 }
 
 /** A one-row donation file for the import calls, sent to the organization (or chapter) itself. */
@@ -414,6 +436,29 @@ const samples: Record<string, Sample> = {
       return { path: `/api/webhook/${webhookId}/delivery/${deliveryId}/redeliver` };
     },
   },
+  'get /api/organization/:orgId/mail-templates/:statusId': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/mail-templates/7` }),
+  },
+  'get /api/organization/:orgId/template/:id': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/template/${await storedTemplate(id)}` }),
+  },
+  'post /api/organization/:orgId/template/:id': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/organization/${id}/template/${await storedTemplate(id)}`,
+      body: { ...shippedTemplates[7], subject1: `Matrix ${next()}`, live: false },
+    }),
+  },
+  'post /api/organization/:orgId/template/:id/reset': {
+    level: 'write',
+    request: async (id) => ({ path: `/api/organization/${id}/template/${await storedTemplate(id)}/reset` }),
+  },
+  'post /api/organization/:orgId/preview-template': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/preview-template`, body: shippedTemplates[7] }),
+  },
 };
 for (const prefix of ['/api/organization', '/organization']) {
   samples[`get ${prefix}/:id/notifee`] = {
@@ -526,6 +571,7 @@ async function snapshot(orgId: number) {
     table(
       sql`select w.id, w.url, w.token, w.event, (select count(*) from webhook_deliveries d where d.webhook_id = w.id and d.status = 'pending') as pending from webhooks w where organization_id = ${orgId} order by id`,
     ),
+    table(sql`select * from email_templates where organization_id = ${orgId} and version > 0 order by id`),
   ]);
 }
 

@@ -5,7 +5,7 @@ import { expectNoAxeViolations, linkFromMailbox, signIn } from './support.ts';
 // (method csr, minimum $25, no excluded organization types), so a $500 gift to Hope Harbor
 // resolves to 7 Donor to Submit in Company Portal, a status the donor is emailed about.
 const portalCompany = 'Birch Telecom';
-const subject = "Double your gift to Hope Harbor Foundation: submit it in Birch Telecom's portal";
+const subject = 'Double your gift to Hope Harbor Foundation';
 
 async function session(page: Page) {
   const read = () =>

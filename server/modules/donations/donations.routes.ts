@@ -49,7 +49,10 @@ export const donationsRoutes = [
       409: error('A donation with this transaction id already exists for this organization.'),
     },
     handler: ({ deps, params, body, user }) =>
-      donations.createDonation(deps.db, params.id, user.id, body, 'staff', deps.config),
+      donations.createDonation(deps.db, params.id, user.id, body, 'staff', {
+        ...deps.config,
+        clock: deps.clock,
+      }),
   }),
   defineRoute({
     method: 'post',
@@ -103,7 +106,10 @@ export const donationsRoutes = [
       409: error('A donation with this transaction id already exists for this organization.'),
     },
     handler: ({ deps, params, body, user }) =>
-      donations.updateDonation(deps.db, params.id, user.id, body, 'staff', deps.config),
+      donations.updateDonation(deps.db, params.id, user.id, body, 'staff', {
+        ...deps.config,
+        clock: deps.clock,
+      }),
   }),
   defineRoute({
     method: 'delete',

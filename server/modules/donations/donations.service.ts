@@ -505,6 +505,80 @@ export async function resolveHeldMatches(
   return ids;
 }
 
+/**
+ * spec (FAQ): "below-minimum donations: give again to the same nonprofit; the system merges
+ * below-minimum donations". When a donor's below-minimum gifts to this organization through the
+ * same company (the new one included) add up to the company's minimum, the new match becomes one
+ * request for their sum, resolved again (and so emailed as that status asks); the earlier gifts
+ * stay as they were, pointing to it (custom.history.merged_into), and the request lists them
+ * (custom.history.merged_from), so the history is kept. Runs in the new match's transaction,
+ * with the donor's matches locked, so two gifts arriving together merge once.
+ */
+async function mergeBelowMinimum(
+  tx: Tx,
+  orgId: number,
+  newId: number,
+  donorId: number,
+  company: CompanyRow,
+  userId: number | null,
+  source: StatusChangeSource,
+) {
+  if (company.minimum_match_cents === null) return;
+  const open = await tx
+    .select({
+      id: donations.id,
+      amount_cents: donations.amount_cents,
+      donated_at: donations.donated_at,
+      custom: donations.custom,
+    })
+    .from(donations)
+    .where(
+      and(
+        eq(donations.organization_id, orgId),
+        eq(donations.donor_id, donorId),
+        eq(donations.company_id, company.id),
+        eq(donations.status_id, statusIdOf.belowMinimum),
+        sql`${donations.custom} -> 'history' -> 'merged_into' is null`,
+      ),
+    )
+    .orderBy(asc(donations.donated_at), asc(donations.id))
+    .for('update');
+  const total = open.reduce((sum, d) => sum + d.amount_cents, 0);
+  if (open.length < 2 || total < company.minimum_match_cents) return;
+  const status = await resolveFor(tx, orgId, company, total, false);
+  const mergedFrom = open.map((d) => ({
+    id: d.id,
+    amount: d.amount_cents / 100,
+    donated_at: d.donated_at.toISOString(),
+  }));
+  const [target] = open.filter((d) => d.id === newId);
+  if (!target) return;
+  await tx
+    .update(donations)
+    .set({
+      amount_cents: total,
+      matched_cents: matchOf(status, total, company),
+      status_id: status,
+      custom: { ...target.custom, history: { ...historyOf(target.custom), merged_from: mergedFrom } },
+    })
+    .where(eq(donations.id, newId));
+  await tx.insert(donationStatusHistory).values({
+    donation_id: newId,
+    from_status_id: statusIdOf.belowMinimum,
+    to_status_id: status,
+    user_id: userId,
+    source,
+  });
+  for (const d of open.filter((o) => o.id !== newId))
+    await tx
+      .update(donations)
+      .set({ custom: { ...d.custom, history: { ...historyOf(d.custom), merged_into: newId } } })
+      .where(eq(donations.id, d.id));
+}
+
+const historyOf = (custom: Record<string, unknown>): Record<string, unknown> =>
+  custom.history && typeof custom.history === 'object' ? (custom.history as Record<string, unknown>) : {};
+
 /** The estimated match of a gift through a catalogue company (status-resolution.ts). */
 export const matchOf = (status: StatusId | number, amountCents: number, company: CompanyRow | null) =>
   estimatedMatchCents(
@@ -630,6 +704,8 @@ export async function createDonation(
     await tx
       .insert(donationStatusHistory)
       .values({ donation_id: row.id, from_status_id: null, to_status_id: status, user_id: userId, source });
+    if (status === statusIdOf.belowMinimum && company && donorId !== null)
+      await mergeBelowMinimum(tx, orgId, row.id, donorId, company, userId, source);
     await webhookEvents.statusChanged(tx, [row.id]);
     if (links) await notifyMatches(tx, [row.id], links);
     return row.id;

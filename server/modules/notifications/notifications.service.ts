@@ -1,20 +1,21 @@
-import { randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Donation } from '../../../src/contract/donations.ts';
 import { notificationTexts } from '../../../src/contract/notifications.ts';
+import { type Clock, dayMs, systemClock } from '../../clock.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import {
-  companies,
-  donationNotifications,
-  donations,
-  donors,
-  organizations,
-  outbox,
-} from '../../db/schema.ts';
+import { donationNotifications, donations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
-import { type DonorMatchStatus, donorMatchMail } from '../../mail/templates.ts';
 import { hashToken } from '../auth/tokens.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
+import {
+  chooseVersion,
+  liveVersions,
+  type MailLinks,
+  matchFacts,
+  sendDonorMails,
+  templateTypeOfStatus,
+  unsubscribedAmong,
+} from '../templates/donor-mail.ts';
 
 /**
  * The statuses a donor is emailed about, and why: the donor has something to do, or should know
@@ -41,27 +42,24 @@ import * as webhookEvents from '../integrations/webhook-events.ts';
  * 16, 20, 21, 25, 28), a recurring hold (22, a later gift of the series is submitted), and the
  * nonprofit's own state (14 disabled, 17 registration incomplete).
  */
-export const notifiedStatuses: ReadonlySet<number> = new Set<DonorMatchStatus>([
-  5, 6, 7, 8, 9, 10, 11, 15, 19, 23, 24,
-]);
+export const notifiedStatuses: ReadonlySet<number> = new Set<number>([5, 6, 7, 8, 9, 10, 11, 15, 19, 23, 24]);
 
 /** spec: "Notification emails are sent at most weekly" — per donor (email) and organization. */
-const notificationIntervalDays = 7;
+export const notificationIntervalDays = 7;
 
-/** Where the links in a donor email point: the public origin and the support address (from config). */
-export type NotificationLinks = { publicUrl: string; supportEmail: string };
-
-/** The path of the open-tracking image of a notification. */
-const openPixelPath = (token: string) => `/api/notification/open.gif?t=${token}`;
+/** Where the links in a donor email point, and the workflow's clock (the system's by default). */
+export type NotificationLinks = MailLinks & { clock?: Clock | undefined };
 
 /**
  * Emails the donors of these matches about their current status, in the caller's transaction
- * (the outbox row and the notification record commit with the change that caused them). A match
- * is skipped, with nothing recorded, when its status calls for no email, it is silenced, its
- * donor has no email, its organization is deactivated, emails only donors who named an employer
- * (email_who 'company') and it has none, the gift is below the organization's email_min (whole
- * dollars), or its donor was emailed by the organization within the last week. Several matches
- * of one donor in one call send one email (the first match's).
+ * (the outbox row and the notification record commit with the change that caused them), rendered
+ * from the organization's live template version for the status (server/mail/donor-email.tsx). A
+ * match is skipped, with nothing recorded, when its status calls for no email, it is silenced, its
+ * donor has no email or unsubscribed from the organization's emails, its organization is
+ * deactivated, emails only donors who named an employer (email_who 'company') and it has none,
+ * the gift is below the organization's email_min (whole dollars), or its donor was emailed by the
+ * organization within the last week. Several matches of one donor in one call send one email
+ * (the first match's).
  */
 export async function notifyMatches(
   tx: Queryable,
@@ -69,43 +67,18 @@ export async function notifyMatches(
   links: NotificationLinks,
 ): Promise<number[]> {
   if (donationIds.length === 0) return [];
-  const rows = await tx
-    .select({
-      id: donations.id,
-      organization_id: donations.organization_id,
-      status_id: donations.status_id,
-      silenced: donations.silenced,
-      amount_cents: donations.amount_cents,
-      matched_cents: donations.matched_cents,
-      donated_at: donations.donated_at,
-      company_id: donations.company_id,
-      company_name: donations.company_name,
-      donor_name: donors.name,
-      donor_email: donors.email,
-      organization_name: organizations.name,
-      deactivated: organizations.rule_deactivated,
-      email_who: organizations.email_who,
-      email_min: organizations.email_min,
-      catalogue_name: companies.name,
-      company_url: companies.url,
-      company_guide: companies.guide,
-      minimum_match_cents: companies.minimum_match_cents,
-      maximum_match_cents: companies.maximum_match_cents,
-    })
-    .from(donations)
-    .innerJoin(organizations, eq(organizations.id, donations.organization_id))
-    .leftJoin(donors, eq(donors.id, donations.donor_id))
-    .leftJoin(companies, eq(companies.id, donations.company_id))
-    .where(inArray(donations.id, [...new Set(donationIds)]))
-    .orderBy(donations.id);
+  const now = (links.clock ?? systemClock).now();
+  const rows = await matchFacts(tx, donationIds);
 
   const candidates = rows.flatMap((row) => {
     const email = row.donor_email?.trim().toLowerCase();
     const company = row.catalogue_name ?? (row.company_name?.trim() || null);
-    if (!email || !notifiedStatuses.has(row.status_id) || row.silenced || row.deactivated) return [];
+    const type = templateTypeOfStatus(row.status_id);
+    if (!email || !notifiedStatuses.has(row.status_id) || type === null || row.silenced || row.deactivated)
+      return [];
     if (row.email_who === 'company' && company === null) return [];
     if (row.amount_cents < row.email_min * 100) return [];
-    return [{ row, email, company }];
+    return [{ row, email, company, type }];
   });
   if (candidates.length === 0) return [];
 
@@ -115,104 +88,55 @@ export async function notifyMatches(
   for (const orgId of orgIds)
     await tx.execute(sql`select pg_advisory_xact_lock(${notifierLockSpace}::int, ${orgId}::int)`);
 
-  // Donors this organization emailed in the last week (the rows of this transaction included).
+  const emails = [...new Set(candidates.map((c) => c.email))];
+  const emailed = await recentlyEmailed(tx, orgIds, emails, now);
+  const unsubscribed = await unsubscribedAmong(tx, orgIds, emails);
+  const versions = await liveVersions(
+    tx,
+    [...new Map(candidates.map((c) => [`${c.row.organization_id}:${c.type}`, c])).values()].map((c) => ({
+      organization_id: c.row.organization_id,
+      status_id: c.type,
+    })),
+  );
+
+  const planned = candidates.flatMap(({ row, email, company, type }) => {
+    const key = `${row.organization_id}\u0000${email}`;
+    // A request just merged from below-minimum gifts is what the donor's earlier email promised
+    // ("give again and your gifts are combined"): the weekly limit does not hold it back.
+    const merged = Array.isArray((row.custom.history as { merged_from?: unknown } | undefined)?.merged_from);
+    if ((emailed.has(key) && !merged) || unsubscribed.has(key)) return [];
+    const template = chooseVersion(versions.get(`${row.organization_id}:${type}`) ?? [], row.id);
+    if (!template) return [];
+    emailed.add(key);
+    return [{ row, email, companyName: company, template, stage: 1 as const, kind: 'initial' as const }];
+  });
+  return sendDonorMails(tx, planned, links, now);
+}
+
+/** Donors (organization, email) this organization emailed within the last week before `now`. */
+export async function recentlyEmailed(
+  tx: Queryable,
+  orgIds: readonly number[],
+  emails: readonly string[],
+  now: Date,
+): Promise<Set<string>> {
+  if (orgIds.length === 0 || emails.length === 0) return new Set();
+  const since = new Date(now.getTime() - notificationIntervalDays * dayMs);
   const recent = await tx
     .selectDistinct({ org: donationNotifications.organization_id, email: donationNotifications.to_email })
     .from(donationNotifications)
     .where(
       and(
-        inArray(donationNotifications.organization_id, orgIds),
-        inArray(donationNotifications.to_email, [...new Set(candidates.map((c) => c.email))]),
-        gt(donationNotifications.created_at, sql`now() - make_interval(days => ${notificationIntervalDays})`),
+        inArray(donationNotifications.organization_id, [...orgIds]),
+        inArray(donationNotifications.to_email, [...emails]),
+        gt(donationNotifications.created_at, since),
       ),
     );
-  const emailed = new Set(recent.map((r) => `${r.org}\u0000${r.email}`));
-
-  const planned = candidates.flatMap(({ row, email, company }) => {
-    const key = `${row.organization_id}\u0000${email}`;
-    if (emailed.has(key)) return [];
-    emailed.add(key);
-    const faq = new URL('/portal/faq', links.publicUrl);
-    faq.searchParams.set('di', String(row.id));
-    faq.searchParams.set('de', email);
-    if (company) faq.searchParams.set('cn', company);
-    const process = faqProcess[row.status_id];
-    if (process) faq.searchParams.set(process, '1');
-    const status = row.status_id as DonorMatchStatus;
-    const facts = {
-      to: email,
-      donorName: row.donor_name,
-      organizationName: row.organization_name,
-      companyName: company,
-      companyUrl: row.company_url,
-      companyGuide: row.company_guide,
-      minimumMatchCents: row.minimum_match_cents,
-      maximumMatchCents: row.maximum_match_cents,
-      amountCents: row.amount_cents,
-      donatedAt: row.donated_at,
-      matchedCents: row.matched_cents,
-      faqUrl: faq.toString(),
-      supportEmail: links.supportEmail,
-    };
-    const token = randomBytes(32).toString('base64url');
-    return [
-      {
-        row,
-        email,
-        token,
-        kept: donorMatchMail(status, facts),
-        sent: donorMatchMail(status, facts, `${links.publicUrl}${openPixelPath(token)}`),
-      },
-    ];
-  });
-
-  // Multi-row inserts: an import may email thousands of donors in its transaction. RETURNING
-  // gives the rows in the order of the VALUES list (the import's donor inserts rely on it too).
-  const created: number[] = [];
-  for (let start = 0; start < planned.length; start += insertBatch) {
-    const part = planned.slice(start, start + insertBatch);
-    const queued = await tx
-      .insert(outbox)
-      .values(
-        part.map(({ sent }) => ({ to: sent.to, subject: sent.subject, html: sent.html, text: sent.text })),
-      )
-      .returning({ id: outbox.id });
-    if (queued.length !== part.length) throw new Error('outbox insert returned fewer rows');
-    const inserted = await tx
-      .insert(donationNotifications)
-      .values(
-        part.map(({ row, email, token, kept }, i) => ({
-          donation_id: row.id,
-          organization_id: row.organization_id,
-          status_id: row.status_id,
-          to_email: email,
-          subject: kept.subject,
-          html: kept.html,
-          text: kept.text,
-          outbox_id: queued[i]?.id ?? null,
-          open_token_hash: hashToken(token),
-        })),
-      )
-      .returning({ id: donationNotifications.id });
-    created.push(...inserted.map((n) => n.id));
-  }
-  return created;
+  return new Set(recent.map((r) => `${r.org}\u0000${r.email}`));
 }
 
 /** The first key of the notifier's advisory locks (the second is the organization id). */
-const notifierLockSpace = 7_401;
-
-/** Rows per multi-row insert: well under PostgreSQL's 65535 parameters. */
-const insertBatch = 500;
-
-/** The FAQ's process flag for a status, so the FAQ opens on the entries that apply to the donor. */
-const faqProcess: Partial<Record<number, string>> = {
-  5: 'esign',
-  6: 'paper',
-  7: 'portal',
-  8: 'contact',
-  15: 'direct',
-};
+export const notifierLockSpace = 7_401;
 
 /** spec: "notifications (id, created_at, subject, first_open)" of one match, newest first. */
 export async function notificationsOf(db: Queryable, donationId: number): Promise<Donation['notifications']> {

@@ -1,0 +1,110 @@
+/**
+ * The day's reminders, on PostgreSQL: N open matches (default 100,000) at 7 Donor to Submit in
+ * Company Portal whose initial email went out a week ago, each with its 1st reminder due. One
+ * scheduler round (what a server process runs) sends them all; it prints the time, emails per
+ * second and the SQL statements per email. The database twofold_bench_reminders is made afresh.
+ *
+ *   npx tsx bench/reminders.ts [--matches 100000]
+ */
+import { parseArgs } from 'node:util';
+import { eq, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { manualClock } from '../server/clock.ts';
+import { type Db, migrationsFolder } from '../server/db/client.ts';
+import * as schema from '../server/db/schema.ts';
+import { seedDemo } from '../server/db/seed.ts';
+import { memoryLogger } from '../server/http/logger.ts';
+import { createScheduler } from '../server/jobs/scheduler.ts';
+import { workflowHandlers } from '../server/modules/templates/workflow.ts';
+import { benchDatabaseUrl, ms } from './shared.ts';
+
+const { values } = parseArgs({ options: { matches: { type: 'string', default: '100000' } } });
+const matches = Number(values.matches);
+const name = 'twofold_bench_reminders';
+
+const admin = new pg.Client({ connectionString: benchDatabaseUrl('postgres') });
+await admin.connect();
+await admin.query(`drop database if exists ${name} with (force)`);
+await admin.query(`create database ${name}`);
+await admin.end();
+
+const pool = new pg.Pool({ connectionString: benchDatabaseUrl(name), max: 10 });
+let statements = 0;
+const db = drizzle(pool, {
+  schema,
+  logger: {
+    logQuery: () => {
+      statements += 1;
+    },
+  },
+}) as unknown as Db;
+await migrate(db as unknown as Parameters<typeof migrate>[0], { migrationsFolder });
+await seedDemo(db);
+
+const now = new Date('2026-03-09T09:00:00Z');
+const weekAgo = new Date(now.getTime() - 7 * 24 * 3600 * 1000);
+const [org] = await db
+  .select({ id: schema.organizations.id })
+  .from(schema.organizations)
+  .where(eq(schema.organizations.name, 'Hope Harbor Foundation'));
+if (!org) throw new Error('the demo seed has no Hope Harbor Foundation');
+const [company] = await db
+  .insert(schema.companies)
+  .values({ name: 'Bench Portal Co', match_method: 'csr', csr_vendor: 'Benevity' })
+  .returning();
+const [template] = await db
+  .insert(schema.emailTemplates)
+  .values({ organization_id: org.id, status_id: 7, version: 0, live: true })
+  .returning();
+
+const fill = performance.now();
+await db.execute(sql`
+  insert into donors (id, organization_id, name, email)
+  select g, ${org.id}, 'Donor ' || g, 'donor' || g || '@bench.example'
+  from generate_series(1, ${matches}::int) g`);
+await db.execute(sql`select setval(pg_get_serial_sequence('donors', 'id'), ${matches}::int)`);
+await db.execute(sql`
+  insert into donations (id, organization_id, donor_id, company_id, amount_cents, donated_at, status_id)
+  select g, ${org.id}, g, ${company?.id}::int, 10000, ${weekAgo.toISOString()}::timestamptz - interval '1 day', 7
+  from generate_series(1, ${matches}::int) g`);
+await db.execute(sql`select setval(pg_get_serial_sequence('donations', 'id'), ${matches}::int)`);
+await db.execute(sql`
+  insert into donation_notifications (id, donation_id, organization_id, status_id, to_email, subject, html, text,
+    open_token_hash, template_id, stage, kind, created_at)
+  select g, g, ${org.id}, 7, 'donor' || g || '@bench.example', 'Initial', '', '', 'bench-' || g, ${template?.id}::int, 1,
+    'initial', ${weekAgo.toISOString()}::timestamptz
+  from generate_series(1, ${matches}::int) g`);
+await db.execute(sql`select setval(pg_get_serial_sequence('donation_notifications', 'id'), ${matches}::int)`);
+await db.execute(sql`
+  insert into scheduled_jobs (kind, key, donation_id, organization_id, payload, run_at)
+  select 'reminder', 'reminder:' || g || ':7:' || g, g, ${org.id},
+    jsonb_build_object('notification_id', g, 'initial_id', g, 'stage', 2), ${now.toISOString()}::timestamptz
+  from generate_series(1, ${matches}::int) g`);
+await db.execute(sql`analyze`);
+console.log(`${matches} open matches with a reminder due (filled in ${ms(performance.now() - fill)})`);
+
+const scheduler = createScheduler({
+  db,
+  clock: manualClock(now),
+  logger: memoryLogger(),
+  handlers: workflowHandlers({
+    publicUrl: 'http://portal.bench',
+    supportEmail: 'support@twofold.test',
+    jwtSecret: 'bench-secret-that-is-long-enough-for-hs256-signing',
+  }),
+});
+statements = 0;
+const started = performance.now();
+const ran = await scheduler.runDue();
+const elapsed = performance.now() - started;
+const [sent] = (
+  await pool.query<{ n: string }>(`select count(*) as n from outbox where subject like 'Reminder:%'`)
+).rows;
+console.log(`reminders sent: ${sent?.n} (jobs run: ${ran})`);
+console.log(
+  `time: ${ms(elapsed)}; ${((ran / elapsed) * 1000).toFixed(0)} emails/s; ${ms(elapsed / ran)} per email`,
+);
+console.log(`SQL statements: ${statements}; ${(statements / ran).toFixed(1)} per email`);
+await pool.end();

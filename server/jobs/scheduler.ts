@@ -1,0 +1,165 @@
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { Clock } from '../clock.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { scheduledJobs } from '../db/schema.ts';
+import type { Logger } from '../http/logger.ts';
+
+export type ScheduledJob = typeof scheduledJobs.$inferSelect;
+
+/** What a job handler decided: done, or try again later (e.g. the weekly limit is not over yet). */
+export type JobResult = { done: true } | { retryAt: Date };
+
+/** Runs one job inside the transaction that marks it done: its effects and its completion commit together. */
+export type JobHandler = (tx: Tx, job: ScheduledJob, now: Date) => Promise<JobResult>;
+
+export type SchedulerOptions = {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  handlers: Record<string, JobHandler>;
+  /** Work to do before each round (e.g. scheduling the weekly digests), in its own transaction. */
+  beforeRound?: (db: Db, now: Date) => Promise<void>;
+  pollMs?: number;
+  /** How long a claimed job is reserved; a crashed process's job is taken again after it. */
+  leaseMs?: number;
+  batchSize?: number;
+  maxAttempts?: number;
+};
+
+export type Scheduler = {
+  start: () => void;
+  stop: () => Promise<void>;
+  /** Runs every job due now (by the clock), in rounds; returns how many ran. */
+  runDue: () => Promise<number>;
+};
+
+/**
+ * Runs the durable scheduled jobs (reminders, deadline emails, No Response, digests). A round
+ * claims due jobs in a short transaction (FOR UPDATE SKIP LOCKED: several processes never claim
+ * the same job) by setting a lease; each job then runs in its own transaction that locks its row,
+ * checks it is still pending, does its work and marks it done, so a job's effects happen exactly
+ * once even if a lease ran out while it was running. Jobs left by a crash are taken again when
+ * their lease ends; a restart resumes where the last process stopped.
+ */
+export function createScheduler(options: SchedulerOptions): Scheduler {
+  const { db, clock, logger, handlers } = options;
+  const pollMs = options.pollMs ?? 30_000;
+  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  const batchSize = options.batchSize ?? 200;
+  const maxAttempts = options.maxAttempts ?? 5;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let stopped = true;
+
+  async function claim(now: Date): Promise<number[]> {
+    return db.transaction(async (tx) => {
+      const due = await tx
+        .select({ id: scheduledJobs.id })
+        .from(scheduledJobs)
+        .where(
+          and(
+            eq(scheduledJobs.status, 'pending'),
+            lte(scheduledJobs.run_at, now),
+            or(isNull(scheduledJobs.locked_until), lte(scheduledJobs.locked_until, now)),
+          ),
+        )
+        .orderBy(asc(scheduledJobs.run_at), asc(scheduledJobs.id))
+        .limit(batchSize)
+        .for('update', { skipLocked: true });
+      if (due.length === 0) return [];
+      const ids = due.map((d) => d.id);
+      await tx
+        .update(scheduledJobs)
+        .set({
+          locked_until: new Date(now.getTime() + leaseMs),
+          attempts: sql`${scheduledJobs.attempts} + 1`,
+        })
+        .where(inArray(scheduledJobs.id, ids));
+      return ids;
+    });
+  }
+
+  async function runOne(id: number, now: Date): Promise<boolean> {
+    try {
+      return await db.transaction(async (tx) => {
+        const [job] = await tx.select().from(scheduledJobs).where(eq(scheduledJobs.id, id)).for('update');
+        if (job?.status !== 'pending') return false;
+        const handler = handlers[job.kind];
+        if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+        const result = await handler(tx, job, now);
+        if ('done' in result)
+          await tx
+            .update(scheduledJobs)
+            .set({ status: 'done', done_at: now, locked_until: null, last_error: null })
+            .where(eq(scheduledJobs.id, id));
+        else
+          await tx
+            .update(scheduledJobs)
+            .set({ run_at: result.retryAt, locked_until: null, attempts: 0 })
+            .where(eq(scheduledJobs.id, id));
+        return true;
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const [job] = await db.select().from(scheduledJobs).where(eq(scheduledJobs.id, id));
+      const givingUp = (job?.attempts ?? 0) >= maxAttempts;
+      await db
+        .update(scheduledJobs)
+        .set({
+          status: givingUp ? 'failed' : 'pending',
+          last_error: reason.slice(0, 1000),
+          locked_until: null,
+          run_at: new Date(now.getTime() + 60_000 * 2 ** (job?.attempts ?? 0)),
+        })
+        .where(eq(scheduledJobs.id, id));
+      logger.warn(
+        `job ${id} (${job?.kind}): attempt ${job?.attempts} failed (${reason})${givingUp ? '; giving up' : ''}`,
+      );
+      return false;
+    }
+  }
+
+  async function round(): Promise<number> {
+    let ran = 0;
+    const now = clock.now();
+    await options.beforeRound?.(db, now);
+    // Jobs a job schedules for now (none today) would run in the next round, not this one.
+    for (;;) {
+      const ids = await claim(now);
+      if (ids.length === 0) break;
+      for (const id of ids) if (await runOne(id, now)) ran += 1;
+      if (ids.length < batchSize) break;
+    }
+    return ran;
+  }
+
+  function runDue(): Promise<number> {
+    running ??= round().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  function schedule() {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      runDue()
+        .catch((error: unknown) => logger.error('scheduler round failed', error))
+        .finally(schedule);
+    }, pollMs);
+  }
+
+  return {
+    start: () => {
+      if (!stopped) return;
+      stopped = false;
+      schedule();
+    },
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running?.catch(() => 0);
+    },
+    runDue,
+  };
+}

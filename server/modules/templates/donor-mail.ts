@@ -1,0 +1,352 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { type DeadlineRule, matchDeadline } from '../../../src/contract/donor.ts';
+import {
+  reminderTemplateIds,
+  type TemplateStage,
+  type TemplateTypeId,
+} from '../../../src/contract/email-templates.ts';
+import { dayMs } from '../../clock.ts';
+import type { Queryable } from '../../db/client.ts';
+import { queryRows } from '../../db/rows.ts';
+import {
+  companies,
+  donationNotifications,
+  donations,
+  donors,
+  emailTemplates,
+  emailUnsubscribes,
+  organizations,
+  outbox,
+  scheduledJobs,
+} from '../../db/schema.ts';
+import { renderDonorEmail } from '../../mail/donor-email.tsx';
+import { hashToken } from '../auth/tokens.ts';
+import { logoUrl } from '../donor/donor.service.ts';
+import { donorActionStatuses } from './actions.ts';
+import { templateTypeOfStatus } from './defaults.ts';
+import { actionUrl, deadlineNoticeDays, expiryNoticeDays, reminderSchedule } from './links.ts';
+import { versionTexts } from './templates.service.ts';
+import { variableValues } from './variables.ts';
+
+/** What a donor email needs from the server's settings: its origin, support address and secret. */
+export type MailLinks = { publicUrl: string; supportEmail: string; jwtSecret: string };
+
+/** The match facts a donor email is made of (one query for a batch). */
+export async function matchFacts(db: Queryable, donationIds: readonly number[]) {
+  if (donationIds.length === 0) return [];
+  return db
+    .select({
+      id: donations.id,
+      organization_id: donations.organization_id,
+      status_id: donations.status_id,
+      silenced: donations.silenced,
+      amount_cents: donations.amount_cents,
+      donated_at: donations.donated_at,
+      transaction_id: donations.transaction_id,
+      custom: donations.custom,
+      company_id: donations.company_id,
+      company_name: donations.company_name,
+      donor_name: donors.name,
+      donor_email: donors.email,
+      org: {
+        name: organizations.name,
+        ein: organizations.ein,
+        url: organizations.url,
+        mission: organizations.mission,
+        file_logo: organizations.file_logo,
+        notify_contact: organizations.notify_contact,
+      },
+      deactivated: organizations.rule_deactivated,
+      email_who: organizations.email_who,
+      email_min: organizations.email_min,
+      catalogue_name: companies.name,
+      company: {
+        match_method: companies.match_method,
+        program: companies.program,
+        minimum_match_cents: companies.minimum_match_cents,
+        maximum_match_cents: companies.maximum_match_cents,
+        csr_vendor: companies.csr_vendor,
+        url: companies.url,
+        guide: companies.guide,
+      },
+      deadline_rule: companies.deadline_rule,
+      deadline_days: companies.deadline_days,
+    })
+    .from(donations)
+    .innerJoin(organizations, eq(organizations.id, donations.organization_id))
+    .leftJoin(donors, eq(donors.id, donations.donor_id))
+    .leftJoin(companies, eq(companies.id, donations.company_id))
+    .where(inArray(donations.id, [...new Set(donationIds)]))
+    .orderBy(donations.id);
+}
+export type MatchFacts = Awaited<ReturnType<typeof matchFacts>>[number];
+
+/** The FAQ's process flag for a status, so the FAQ opens on the entries that apply to the donor. */
+const faqProcess: Partial<Record<number, string>> = {
+  5: 'esign',
+  6: 'paper',
+  7: 'portal',
+  8: 'contact',
+  15: 'direct',
+};
+
+/** One donor email to send: which match, which version, which email of the sequence. */
+export type PlannedMail = {
+  row: MatchFacts;
+  email: string;
+  companyName: string | null;
+  template: typeof emailTemplates.$inferSelect;
+  stage: TemplateStage;
+  kind: 'initial' | 'reminder' | 'deadline' | 'expire';
+  /** A reminder's initial email (its sequence). */
+  initialId?: number | undefined;
+};
+
+/** The path of the open-tracking image of a notification. */
+const openPixelPath = (token: string) => `/api/notification/open.gif?t=${token}`;
+
+/** Rows per multi-row insert: well under PostgreSQL's 65535 parameters. */
+const insertBatch = 500;
+
+/**
+ * Renders and queues donor emails in the caller's transaction: each becomes an outbox row (what
+ * goes out, with its open-tracking image and unsubscribe headers) and a notification row (what
+ * the portal previews and the stats count). An initial email of a template with reminders
+ * schedules its 1st reminder. Returns the notification ids.
+ */
+export async function sendDonorMails(
+  tx: Queryable,
+  planned: readonly PlannedMail[],
+  links: MailLinks,
+  now: Date,
+): Promise<number[]> {
+  const created: number[] = [];
+  for (let start = 0; start < planned.length; start += insertBatch) {
+    const part = planned.slice(start, start + insertBatch);
+    // The links name the notification, so its id is taken before the email is rendered.
+    const ids = (
+      await queryRows<{ id: number }>(
+        tx,
+        sql`select nextval(pg_get_serial_sequence('donation_notifications', 'id'))::int as id from generate_series(1, ${part.length}::int)`,
+      )
+    ).map((r) => Number(r.id));
+    const rendered = await Promise.all(
+      part.map(async (p, i) => {
+        const id = ids[i] as number;
+        const token = randomBytes(32).toString('base64url');
+        const faq = new URL('/portal/faq', links.publicUrl);
+        faq.searchParams.set('di', String(p.row.id));
+        faq.searchParams.set('de', p.email);
+        if (p.companyName) faq.searchParams.set('cn', p.companyName);
+        const process = faqProcess[p.row.status_id];
+        if (process) faq.searchParams.set(process, '1');
+        const input = {
+          to: p.email,
+          texts: versionTexts(p.template),
+          stage: p.stage,
+          values: variableValues({
+            donorName: p.row.donor_name,
+            transactionId: p.row.transaction_id,
+            donatedAt: p.row.donated_at,
+            custom: p.row.custom,
+            organization: { ...p.row.org, file_logo: logoUrl(links.publicUrl, p.row.org.file_logo) },
+            companyName: p.companyName,
+            company: p.row.company_id !== null && p.row.company ? p.row.company : null,
+          }),
+          links: {
+            confirm: actionUrl(links.publicUrl, links.jwtSecret, id, 'confirm'),
+            decline: actionUrl(links.publicUrl, links.jwtSecret, id, 'decline'),
+            unsubscribe: actionUrl(links.publicUrl, links.jwtSecret, id, 'unsubscribe'),
+            faq: faq.toString(),
+            companyUrl: p.row.company_id !== null ? (p.row.company?.url ?? null) : null,
+            companyGuide: p.row.company_id !== null ? (p.row.company?.guide ?? null) : null,
+            openPixel: null as string | null,
+          },
+          supportEmail: links.supportEmail,
+        };
+        const sent = await renderDonorEmail({
+          ...input,
+          links: { ...input.links, openPixel: `${links.publicUrl}${openPixelPath(token)}` },
+        });
+        // The copy kept for the portal's preview is the same email without its tracking image
+        // (one render per email: rendering is the cost of a big day of reminders).
+        const kept = {
+          ...sent,
+          html: sent.html.replace(/<img [^>]*open\.gif\?t=[A-Za-z0-9_-]+"[^>]*\/>/, ''),
+        };
+        return { id, token, kept, sent };
+      }),
+    );
+    const queued = await tx
+      .insert(outbox)
+      .values(
+        rendered.map(({ sent }) => ({
+          to: sent.to,
+          subject: sent.subject,
+          html: sent.html,
+          text: sent.text,
+          headers: sent.headers ?? {},
+          created_at: now,
+        })),
+      )
+      .returning({ id: outbox.id });
+    if (queued.length !== part.length) throw new Error('outbox insert returned fewer rows');
+    await tx.insert(donationNotifications).values(
+      part.map((p, i) => {
+        const r = rendered[i];
+        if (!r) throw new Error('rendered email missing');
+        return {
+          id: r.id,
+          donation_id: p.row.id,
+          organization_id: p.row.organization_id,
+          status_id: p.row.status_id,
+          to_email: p.email,
+          subject: r.kept.subject,
+          html: r.kept.html,
+          text: r.kept.text,
+          outbox_id: queued[i]?.id ?? null,
+          open_token_hash: hashToken(r.token),
+          template_id: p.template.id,
+          stage: p.stage,
+          kind: p.kind,
+          created_at: now,
+        };
+      }),
+    );
+    // The next step of a sequence: the 1st reminder after the initial email, the 2nd after the
+    // 1st, Donor No Response after the 2nd (only templates with reminder tabs).
+    const next: Array<typeof scheduledJobs.$inferInsert> = part.flatMap((p, i) => {
+      if (p.kind !== 'initial' && p.kind !== 'reminder') return [];
+      if (!reminderTemplateIds.has(p.template.status_id)) return [];
+      const id = rendered[i]?.id as number;
+      const initialId = p.kind === 'initial' ? id : p.initialId;
+      const days =
+        p.stage === 1
+          ? reminderSchedule.firstReminderDays
+          : p.stage === 2
+            ? reminderSchedule.secondReminderDays
+            : reminderSchedule.noResponseDays;
+      const kind = p.stage === 3 ? 'no-response' : 'reminder';
+      return [
+        {
+          kind: kind as string,
+          key: `${kind}:${p.row.id}:${p.row.status_id}:${id}`,
+          donation_id: p.row.id,
+          organization_id: p.row.organization_id,
+          payload: {
+            notification_id: id,
+            ...(initialId ? { initial_id: initialId } : {}),
+            stage: p.stage + 1,
+          },
+          run_at: new Date(now.getTime() + days * dayMs),
+        },
+      ];
+    });
+    // spec (section 9): Match Deadline Approaching "if the donor has not clicked emails and the
+    // deadline is within 3 weeks"; 'Match About to Expire' "one week before expiry".
+    for (const p of part) {
+      if (p.kind !== 'initial' || !donorActionStatuses.has(p.row.status_id) || !p.row.deadline_rule) continue;
+      const day = matchDeadline(
+        p.row.deadline_rule as DeadlineRule,
+        p.row.deadline_days,
+        p.row.donated_at.toISOString().slice(0, 10),
+      );
+      if (!day) continue;
+      const deadline = new Date(`${day}T23:59:59Z`).getTime();
+      if (deadline <= now.getTime()) continue;
+      const common = {
+        donation_id: p.row.id,
+        organization_id: p.row.organization_id,
+        payload: { deadline: day },
+      };
+      next.push({
+        ...common,
+        kind: 'deadline',
+        key: `deadline:${p.row.id}:${day}`,
+        run_at: new Date(Math.max(now.getTime(), deadline - deadlineNoticeDays * dayMs)),
+      });
+      if (deadline - expiryNoticeDays * dayMs > now.getTime())
+        next.push({
+          ...common,
+          kind: 'expire',
+          key: `expire:${p.row.id}:${day}`,
+          run_at: new Date(deadline - expiryNoticeDays * dayMs),
+        });
+    }
+    if (next.length > 0) await tx.insert(scheduledJobs).values(next).onConflictDoNothing();
+    created.push(...rendered.map((r) => r.id));
+  }
+  return created;
+}
+
+/** The live versions of these template types (Default's row made on first use). Reminders reuse the version of their initial email. */
+export async function liveVersions(
+  tx: Queryable,
+  pairs: ReadonlyArray<{ organization_id: number; status_id: TemplateTypeId }>,
+) {
+  if (pairs.length === 0) return new Map<string, Array<typeof emailTemplates.$inferSelect>>();
+  await tx
+    .insert(emailTemplates)
+    .values(pairs.map((p) => ({ ...p, version: 0, live: true })))
+    .onConflictDoNothing();
+  const rows = await tx
+    .select()
+    .from(emailTemplates)
+    .where(
+      and(
+        eq(emailTemplates.live, true),
+        or(
+          ...pairs.map((p) =>
+            and(
+              eq(emailTemplates.organization_id, p.organization_id),
+              eq(emailTemplates.status_id, p.status_id),
+            ),
+          ),
+        ),
+      ),
+    )
+    .orderBy(asc(emailTemplates.version));
+  const byPair = new Map<string, Array<typeof emailTemplates.$inferSelect>>();
+  for (const r of rows) {
+    const key = `${r.organization_id}:${r.status_id}`;
+    byPair.set(key, [...(byPair.get(key) ?? []), r]);
+  }
+  return byPair;
+}
+
+/**
+ * The version a new match gets. Default is "always live" as the fallback: it sends while no
+ * customised version is live. Once versions A.. are live, new matches share them (by match id,
+ * so the choice is stable and even); to test a change against the shipped texts, make an
+ * unchanged copy live beside it.
+ */
+export function chooseVersion<T extends { version: number }>(
+  versions: readonly T[],
+  donationId: number,
+): T | undefined {
+  const custom = versions.filter((v) => v.version > 0);
+  const pool = custom.length > 0 ? custom : versions;
+  return pool[donationId % pool.length];
+}
+
+/** Donors (organization, email) who unsubscribed, among these. */
+export async function unsubscribedAmong(
+  tx: Queryable,
+  orgIds: readonly number[],
+  emails: readonly string[],
+): Promise<Set<string>> {
+  if (orgIds.length === 0 || emails.length === 0) return new Set();
+  const rows = await tx
+    .select({ org: emailUnsubscribes.organization_id, email: emailUnsubscribes.email })
+    .from(emailUnsubscribes)
+    .where(
+      and(
+        inArray(emailUnsubscribes.organization_id, [...orgIds]),
+        inArray(emailUnsubscribes.email, [...emails]),
+      ),
+    );
+  return new Set(rows.map((r) => `${r.org}\u0000${r.email}`));
+}
+
+export { templateTypeOfStatus };
