@@ -42,6 +42,16 @@ export const portalRoutes: readonly PortalRoute[] = [
     signedIn: true,
     ready: 'Settings',
   },
+  { name: 'email-templates', path: '/portal/email-templates', signedIn: true, ready: 'CSR vendor portal' },
+  {
+    name: 'email-customization',
+    path: '/portal/email-customization?template=7',
+    signedIn: true,
+    ready: 'Initial Email',
+  },
+  { name: 'integrations', path: '/portal/integrations', signedIn: true, ready: 'Manage API Keys' },
+  { name: 'widget-guide', path: '/portal/integrations/widget', signedIn: true, ready: /Copy/ },
+  { name: 'webhooks', path: '/portal/webhooks', signedIn: true, ready: /Webhooks/ },
   { name: 'billing', path: '/portal/billing', signedIn: true, ready: /Free/ },
   { name: 'stripe-setup', path: '/portal/stripe-setup', signedIn: true, ready: /Step 1|1\./ },
 ];
