@@ -7,6 +7,7 @@ import { defineElement } from './define-element.ts';
  * redirect to /login after 3 seconds.
  *
  * @attr token - The reset token. Default: the page's `?token=`.
+ * @attr purpose - `create` titles the page for a new account's first password. Default: the page's `?purpose=`, else a reset.
  * @attr api-base - The API's origin when it is not the page's own.
  *
  * @event twofold-password-reset - The password was changed.
@@ -23,7 +24,7 @@ export const TwofoldResetPassword = defineElement<ResetPasswordProps>(
   'twofold-reset-password',
   ResetPassword,
   {
-    props: { token: 'string' },
+    props: { token: 'string', purpose: 'string' },
     styles: [resetCss],
   },
 );

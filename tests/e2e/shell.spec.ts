@@ -72,10 +72,23 @@ test('a super user searches for any organization and switches to it', async ({ p
   await expectNoAxeViolations(page);
 });
 
-test('the sidebar collapses to icons and its Companies entry opens a new tab', async ({ page }) => {
+test('the sidebar collapses to icons; no entry leads to a page that does not exist', async ({ page }) => {
   await signIn(page, 'reader@twofold.test');
-  const companies = page.getByRole('link', { name: 'Companies' });
-  await expect(companies).toHaveAttribute('target', '_blank');
+  // The public employer lookup (/companies) is not built yet: no Companies entry points at it.
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Companies' }),
+  ).toHaveCount(0);
+  const hrefs = await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link')
+    .evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+  expect(hrefs.length).toBeGreaterThanOrEqual(7);
+  for (const href of hrefs) {
+    await page.goto(href);
+    await expect(page.getByRole('heading', { level: 1 }).first(), href).toBeVisible();
+    await expect(page.getByText('Page not found'), href).toHaveCount(0);
+  }
+  await page.goto('/portal');
   const toggle = page.getByRole('button', { name: /collapse|expand/i });
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
   await toggle.click();

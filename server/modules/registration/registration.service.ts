@@ -162,7 +162,7 @@ export async function register(deps: Deps, input: RegistrationRequest): Promise<
         registrationMail({
           ...recipient,
           organizationName: organization.name,
-          url: `${config.publicUrl}/portal/reset-password?token=${encodeURIComponent(token)}`,
+          url: `${config.publicUrl}/portal/reset-password?token=${encodeURIComponent(token)}&purpose=create`,
           days: setPasswordLifetimeDays,
         }),
       );

@@ -116,7 +116,7 @@ export async function addPermission(
         to: created.email,
         name: displayName(created),
         supportEmail: config.supportEmail,
-        url: `${config.publicUrl}/portal/reset-password?token=${encodeURIComponent(token)}`,
+        url: `${config.publicUrl}/portal/reset-password?token=${encodeURIComponent(token)}&purpose=create`,
         organizationName: organization?.name ?? 'an organization',
         invitedBy: displayName(actor),
         days: setPasswordLifetimeDays,

@@ -81,6 +81,22 @@ describe('<twofold-reset-password>', () => {
     el.remove();
   });
 
+  it("a new account's 'Create your password' link opens a page titled for that, and says so when done", async () => {
+    mockApi(() => jsonResponse(200, { message: 'Your password has been reset.' }));
+    const toaster = await mount('twofold-toaster');
+    const el = await mount('twofold-reset-password', { token, purpose: 'create' });
+    const root = el.shadowRoot as ShadowRoot;
+    const title = await waitFor(() => byText(root, 'Create Your Password'), 'the create title');
+    assertEqual(title.tagName, 'H1', 'it is the heading');
+    assert(!byText(root, 'Reset Password'), 'nothing says reset');
+    fill(input(root, 'New Password') as HTMLInputElement, 'a-first-secret');
+    fill(input(root, 'Confirm New Password') as HTMLInputElement, 'a-first-secret');
+    button(root, 'Create Password')?.click();
+    await waitFor(() => byText(root, 'Password Created'), 'the success heading');
+    await waitFor(() => byText(toaster.shadowRoot as ShadowRoot, 'Password Created'), 'the toast');
+    el.remove();
+  });
+
   it('has no axe violations on the form', async () => {
     const el = await mount('twofold-reset-password', { token });
     assertEqual((await axeViolations(el)).join('\n'), '', 'axe violations');

@@ -19,17 +19,35 @@ export const resetTexts = {
   failedFallback: 'Password reset failed. The link may have expired. Please try again.',
 } as const;
 
+/**
+ * The same page sets a new account's first password: the 'Create your password' email links here
+ * with `purpose=create`, and the page is titled for that (spec silent; the reset texts above are
+ * the spec's own for a reset).
+ */
+export const createTexts = {
+  title: 'Create Your Password',
+  intro: 'Choose the password you will sign in with, at least 6 characters.',
+  submit: 'Create Password',
+  busy: 'Creating...',
+  success: 'Password Created',
+  successDetail: 'You can now sign in with your password.',
+  done: 'Your password is set. Taking you to sign in...',
+} as const;
+
 /** spec: "Redirect after reset: 3000 ms", to /login. */
 export const redirectAfterReset = 3000;
 
 export interface ResetPasswordProps {
   /** The reset token; defaults to the page's ?token=. */
   token?: string;
+  /** 'create' for a new account's first password; defaults to the page's ?purpose=, else a reset. */
+  purpose?: string;
 }
 
-export function ResetPassword({ token: tokenProp }: ResetPasswordProps) {
+export function ResetPassword({ token: tokenProp, purpose: purposeProp }: ResetPasswordProps) {
   const { host } = useElement();
   const [token] = useState(() => tokenProp ?? queryParam('token'));
+  const [creating] = useState(() => (purposeProp ?? queryParam('purpose')) === 'create');
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -68,9 +86,11 @@ export function ResetPassword({ token: tokenProp }: ResetPasswordProps) {
       <div className="card reset" part="card">
         <div className="reset__state">
           <h1 className="card__title" tabIndex={-1} ref={doneRef}>
-            {resetTexts.success}
+            {creating ? createTexts.success : resetTexts.success}
           </h1>
-          <p className="muted">Your password has been changed. Taking you to sign in...</p>
+          <p className="muted">
+            {creating ? createTexts.done : 'Your password has been changed. Taking you to sign in...'}
+          </p>
         </div>
         <a className="btn btn--secondary" href="/login">
           Go to Login now
@@ -91,7 +111,11 @@ export function ResetPassword({ token: tokenProp }: ResetPasswordProps) {
     setLoading(true);
     try {
       await reset({ token, password: parsed.data.password });
-      toast({ title: resetTexts.success, description: 'You can now sign in with your new password.' });
+      toast(
+        creating
+          ? { title: createTexts.success, description: createTexts.successDetail }
+          : { title: resetTexts.success, description: 'You can now sign in with your new password.' },
+      );
       emit(host, 'twofold-password-reset', {});
       setDone(true);
     } catch (error) {
@@ -110,10 +134,18 @@ export function ResetPassword({ token: tokenProp }: ResetPasswordProps) {
     <div className="card reset" part="card">
       <header className="card__header">
         <p className="card__brand">Twofold</p>
-        <h1 className="card__title">Reset Password</h1>
-        <p className="muted">Choose a new password of at least 6 characters.</p>
+        <h1 className="card__title">{creating ? createTexts.title : 'Reset Password'}</h1>
+        <p className="muted">
+          {creating ? createTexts.intro : 'Choose a new password of at least 6 characters.'}
+        </p>
       </header>
-      <form ref={formRef} className="reset__form" noValidate onSubmit={submit} aria-label="Reset password">
+      <form
+        ref={formRef}
+        className="reset__form"
+        noValidate
+        onSubmit={submit}
+        aria-label={creating ? 'Create your password' : 'Reset password'}
+      >
         {failure ? (
           <p className="alert" role="alert">
             {failure}
@@ -138,7 +170,13 @@ export function ResetPassword({ token: tokenProp }: ResetPasswordProps) {
           onChange={(e) => setConfirmPassword(e.target.value)}
         />
         <Button type="submit" block disabled={loading} part="submit-button">
-          {loading ? 'Resetting...' : 'Reset Password'}
+          {creating
+            ? loading
+              ? createTexts.busy
+              : createTexts.submit
+            : loading
+              ? 'Resetting...'
+              : 'Reset Password'}
         </Button>
         <a className="reset__back" href="/portal/login">
           Back to Login

@@ -18,11 +18,23 @@ export interface MenuEntry {
 }
 
 /** spec (part 1, section 2, Sidebar): the entries, in order. */
-export function menuEntries(companiesUrl: string): MenuEntry[] {
+export function menuEntries(companiesUrl: string | undefined): MenuEntry[] {
   return [
     { label: 'Dashboard', href: '/portal', icon: icons.dashboard },
     { label: 'Donations', href: '/portal/donations', icon: icons.donations },
-    { label: 'Companies', href: companiesUrl, icon: icons.companies, external: true },
+    // spec: "The sidebar entry Companies is an external link to the product's public open-company
+    // page". Shown only when a host names that page (companies-url): Twofold's own public employer
+    // lookup does not exist yet (issue 12), and no entry may lead to a page that does not.
+    ...(companiesUrl
+      ? [
+          {
+            label: 'Companies',
+            href: companiesUrl,
+            icon: icons.companies,
+            external: true,
+          } satisfies MenuEntry,
+        ]
+      : []),
     { label: 'Reports', href: '/portal/reports', icon: icons.reports },
     {
       label: 'Email Templates',
@@ -66,7 +78,7 @@ export interface SidebarProps {
   currentPath?: string;
   /** Where logos are served (spec: a CDN path plus the file_logo name). */
   logoBase?: string;
-  /** The public open-company page. */
+  /** The public open-company page; without one the Companies entry is left out. */
   companiesUrl?: string;
   /** Start collapsed to icons (otherwise the user's last choice on this browser). */
   collapsed?: boolean;
@@ -102,7 +114,7 @@ function storedCollapsed(): boolean | null {
 export function Sidebar({
   currentPath,
   logoBase = '/files/logos/',
-  companiesUrl = '/companies',
+  companiesUrl,
   collapsed: startCollapsed = false,
 }: SidebarProps) {
   useSignals();
@@ -216,7 +228,7 @@ export function Sidebar({
 interface SidebarNavProps {
   path: string;
   logoBase: string;
-  companiesUrl: string;
+  companiesUrl: string | undefined;
   collapsed: boolean;
   /** The button beside the organization (collapse, or close the drawer), given the menu's id. */
   toggle: (listId: string) => ReactNode;
