@@ -475,3 +475,31 @@ export const bills = pgTable(
     index('bills_unissued_idx').on(t.period_end).where(sql`${t.issued_at} is null`),
   ],
 );
+
+/**
+ * spec (part 2, section 3, Report): a saved download of an organization's matches. `columns` is
+ * a list of [column id, display name] pairs (jsonb does not keep an object's key order, and the
+ * order is the file's). Personal reports are their author's; the others are shared (section 6).
+ */
+export const reports = pgTable(
+  'reports',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    scope: text('scope').notNull().default('personal'),
+    columns: jsonb('columns').$type<Array<[string, string]>>().notNull(),
+    filters: jsonb('filters').$type<Record<string, unknown>>().notNull().default({}),
+    sort_field: text('sort_field').notNull().default('donations.id'),
+    ascending: boolean('ascending').notNull().default(true),
+    downloads: integer('downloads').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    index('reports_org_idx').on(t.organization_id, t.id),
+    check('reports_scope_values', sql`${t.scope} in ('personal', 'organization', 'full_org')`),
+  ],
+);

@@ -11,6 +11,7 @@ import {
   notifees,
   organizations,
   permissions,
+  reports,
   users,
 } from '../db/schema.ts';
 import type { AnyRoute } from '../http/route.ts';
@@ -135,6 +136,20 @@ async function importForm(orgId: number, upload: boolean) {
   return form;
 }
 
+/** A shared report of the organization (a personal one is its author's alone). */
+async function storedReport(orgId: number) {
+  const [row] = await t.db
+    .insert(reports)
+    .values({
+      organization_id: orgId,
+      name: 'Matrix Report',
+      scope: 'organization',
+      columns: [['donations.id', 'ID']],
+    })
+    .returning();
+  return row?.id ?? 0;
+}
+
 const donationBody = () => ({
   donated_at: '2025-03-01 12:00:00',
   amount: 50,
@@ -247,6 +262,34 @@ const samples: Record<string, Sample> = {
     level: 'read',
     request: async (id) => ({ path: `/api/notification/${await storedNotification(id)}/preview` }),
   },
+  'get /api/organization/:id/statistics': {
+    level: 'read',
+    request: async (id) => ({
+      path: `/api/organization/${id}/statistics?from=2025-01-01&to=2025-12-31&report=by_status`,
+    }),
+  },
+  'put /api/organization/:id/feature-request': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/organization/${id}/feature-request`,
+      body: { feature: 'better-reporting' },
+    }),
+  },
+  'get /api/organization/:id/reports': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/reports` }),
+  },
+  'post /api/organization/:id/reports': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/organization/${id}/reports`,
+      body: { name: `Report ${next()}`, scope: 'organization', columns: { 'donations.id': 'ID' } },
+    }),
+  },
+  'delete /api/reports/:id': {
+    level: 'write',
+    request: async (id) => ({ path: `/api/reports/${await storedReport(id)}` }),
+  },
   'post /api/organization/:id/donation/import-file/Test': {
     level: 'write',
     request: async (id) => ({
@@ -345,6 +388,7 @@ async function snapshot(orgId: number) {
     table(sql`select * from donations where organization_id = ${orgId} order by id`),
     table(sql`select count(*) from donors`),
     table(sql`select count(*) from donation_status_history`),
+    table(sql`select * from reports where organization_id = ${orgId} order by id`),
   ]);
 }
 

@@ -1,0 +1,138 @@
+import { format, startOfYear } from 'date-fns';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import {
+  type FeatureRequestBody,
+  type FeatureRequestCounts,
+  featureOptions,
+  type GroupStats,
+  type StatisticsQuery,
+  type StatisticsResponse,
+} from '../../../src/contract/dashboard.ts';
+import { type StatusGroup, statusGroupIds, statusGroups } from '../../../src/contract/statuses.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { donations, organizations } from '../../db/schema.ts';
+import { HttpError } from '../../http/errors.ts';
+import { donationFilterConditions } from '../donations/donations.service.ts';
+
+const emptyGroups = (): GroupStats =>
+  Object.fromEntries(statusGroupIds.map((g) => [g, { sum: 0, count: 0, matched: 0 }])) as GroupStats;
+
+/**
+ * spec: "Organization stats: reads stats for organization {id} with from and to (yyyy-MM-dd) and
+ * grouping by_status; response donor_contacted, npo_verify, engaged_submitted, no_response, each
+ * with sum and count." The range and the organizations are the donations list's own filter
+ * conditions (dateFrom/dateTo, the organization and its chapters), and the groups its tiles'
+ * table, so the overview and the list's tiles always agree on the same dates. Without dates the
+ * range is the spec's default, Jan 1 of this year to today (UTC).
+ */
+export async function statistics(
+  db: Queryable,
+  orgId: number,
+  query: StatisticsQuery,
+  now = new Date(),
+): Promise<StatisticsResponse> {
+  const from = query.from ?? format(startOfYear(now), 'yyyy-MM-dd');
+  const to = query.to ?? now.toISOString().slice(0, 10);
+  if (from > to) throw new HttpError(400, 'from must be on or before to');
+  const { base, orgIds } = await donationFilterConditions(db, orgId, {
+    'filters[dateFrom]': from,
+    'filters[dateTo]': to,
+  });
+  const aggregates: Record<string, SQL<number>> = {};
+  for (const g of statusGroupIds) {
+    const inGroup = inArray(donations.status_id, [...statusGroups[g].statuses]);
+    aggregates[`${g}_count`] = sql<number>`count(*) filter (where ${inGroup})::int`;
+    aggregates[`${g}_sum`] =
+      sql<number>`coalesce(sum(${donations.amount_cents}) filter (where ${inGroup}), 0)::bigint`;
+    aggregates[`${g}_matched`] =
+      sql<number>`coalesce(sum(${donations.matched_cents}) filter (where ${inGroup}), 0)::bigint`;
+  }
+  const [rows, names] = await Promise.all([
+    db
+      .select({ organization_id: donations.organization_id, ...aggregates })
+      .from(donations)
+      .where(and(...base))
+      .groupBy(donations.organization_id),
+    db
+      .select({ id: organizations.id, name: organizations.name })
+      .from(organizations)
+      .where(inArray(organizations.id, orgIds)),
+  ]);
+  const total = emptyGroups();
+  const perOrg = new Map<number, GroupStats>(orgIds.map((id) => [id, emptyGroups()]));
+  for (const row of rows as Array<Record<string, unknown> & { organization_id: number }>) {
+    const groups = perOrg.get(row.organization_id);
+    if (!groups) continue;
+    for (const g of statusGroupIds) add(groups, total, g, row);
+  }
+  const nameOf = new Map(names.map((n) => [n.id, n.name]));
+  const dollars = (groups: GroupStats): GroupStats =>
+    Object.fromEntries(
+      statusGroupIds.map((g) => [
+        g,
+        { count: groups[g].count, sum: groups[g].sum / 100, matched: groups[g].matched / 100 },
+      ]),
+    ) as GroupStats;
+  return {
+    ...dollars(total),
+    from,
+    to,
+    organizations: orgIds.map((id) => ({
+      id,
+      name: nameOf.get(id) ?? '',
+      groups: dollars(perOrg.get(id) ?? emptyGroups()),
+    })),
+  };
+}
+
+/** Adds one organization's row (cents) to its own figures and to the total. */
+function add(groups: GroupStats, total: GroupStats, g: StatusGroup, row: Record<string, unknown>) {
+  const count = Number(row[`${g}_count`] ?? 0);
+  const sum = Number(row[`${g}_sum`] ?? 0);
+  const matched = Number(row[`${g}_matched`] ?? 0);
+  for (const target of [groups[g], total[g]]) {
+    target.count += count;
+    target.sum += sum;
+    target.matched += matched;
+  }
+}
+
+/**
+ * spec: "Feature request save: sends the whole organization with custom.amply.feature set". We
+ * send only the choice and set that one key in SQL, so a feature request can never overwrite the
+ * organization's other settings (or need the admin level that editing the organization needs).
+ */
+export async function saveFeatureRequest(
+  db: Db,
+  orgId: number,
+  body: FeatureRequestBody,
+): Promise<{ feature: string }> {
+  const amply = sql`case when jsonb_typeof(${organizations.custom} -> 'amply') = 'object' then ${organizations.custom} -> 'amply' else '{}'::jsonb end`;
+  await db
+    .update(organizations)
+    .set({
+      custom: sql`jsonb_set(${organizations.custom}, '{amply}', ${amply} || jsonb_build_object('feature', ${body.feature}::text))`,
+    })
+    .where(eq(organizations.id, orgId));
+  return { feature: body.feature };
+}
+
+/** For super users: how many organizations chose each option (every option listed, most chosen first). */
+export async function featureRequestCounts(db: Queryable): Promise<FeatureRequestCounts> {
+  const feature = sql<string>`${organizations.custom} -> 'amply' ->> 'feature'`;
+  const rows = await db
+    .select({ value: feature, count: sql<number>`count(*)::int` })
+    .from(organizations)
+    .where(sql`${feature} is not null`)
+    .groupBy(feature);
+  const counted = new Map<string, number>(rows.map((r) => [r.value, Number(r.count)]));
+  const counts: Array<{ value: string; count: number }> = featureOptions.map((o) => ({
+    value: o.value,
+    count: counted.get(o.value) ?? 0,
+  }));
+  // Values no longer offered still count: they were someone's request.
+  for (const [value, count] of counted)
+    if (!featureOptions.some((o) => o.value === value)) counts.push({ value, count });
+  counts.sort((a, b) => b.count - a.count);
+  return { counts, total: counts.reduce((n, c) => n + c.count, 0) };
+}

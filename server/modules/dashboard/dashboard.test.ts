@@ -1,0 +1,170 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { statusGroupIds, statusGroups } from '../../../src/contract/statuses.ts';
+import { donations, organizations } from '../../db/schema.ts';
+import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
+import { createTestContext, type TestContext } from '../../testing.ts';
+import { statistics } from './dashboard.service.ts';
+
+let t: TestContext;
+const token: Record<string, string> = {};
+const org = { parent: 0, chapter: 0, other: 0 };
+
+beforeAll(async () => {
+  t = await createTestContext({ config: { logRequests: false } });
+  const demo = await demoOrganizationIds(t.db);
+  org.parent = demo.hopeHarbor;
+  org.chapter = demo.northShore;
+  org.other = demo.mapleStreet;
+  for (const who of ['super', 'admin', 'writer', 'reader'])
+    token[who] = await signIn(t.app, `${who}@twofold.test`);
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  await t.db.delete(donations);
+});
+
+async function gift(orgId: number, status: number, amountCents: number, day: string, matchedCents = 0) {
+  await t.db.insert(donations).values({
+    organization_id: orgId,
+    status_id: status,
+    amount_cents: amountCents,
+    matched_cents: matchedCents,
+    donated_at: new Date(`${day}T12:00:00Z`),
+  });
+}
+
+const stats = (query: string, as = token.reader) =>
+  call(t.app, 'GET', `/api/organization/${org.parent}/statistics${query}`, { token: as });
+
+describe('Matching Overview statistics', () => {
+  it('counts and sums each group for the organization with its chapters, within the dates', async () => {
+    await gift(org.parent, 2, 10_000, '2025-02-01', 10_000); // Awaiting Submission
+    await gift(org.chapter, 7, 5_050, '2025-03-31', 5_050); // Awaiting Submission, chapter
+    await gift(org.parent, 3, 20_000, '2025-03-01'); // NPO to Verify
+    await gift(org.parent, 4, 123_456, '2025-01-01', 246_912); // Submitted, first day included
+    await gift(org.parent, 20, 7_500, '2025-12-31'); // No Response, last day included
+    await gift(org.parent, 23, 99_900, '2025-05-01'); // a hold: in no group
+    await gift(org.parent, 2, 1_000, '2024-12-31'); // before the range
+    await gift(org.parent, 2, 1_000, '2026-01-01'); // after the range
+    await gift(org.other, 2, 1_000, '2025-05-01'); // another organization
+    const res = await stats('?from=2025-01-01&to=2025-12-31&report=by_status');
+    expect(res.status).toBe(200);
+    expect({
+      donor_contacted: res.json.donor_contacted,
+      npo_verify: res.json.npo_verify,
+      engaged_submitted: res.json.engaged_submitted,
+      no_response: res.json.no_response,
+    }).toEqual({
+      donor_contacted: { sum: 150.5, count: 2, matched: 150.5 },
+      npo_verify: { sum: 200, count: 1, matched: 0 },
+      engaged_submitted: { sum: 1234.56, count: 1, matched: 2469.12 },
+      no_response: { sum: 75, count: 1, matched: 0 },
+    });
+    const chapter = (
+      res.json.organizations as Array<{ id: number; groups: Record<string, { count: number }> }>
+    ).find((o) => o.id === org.chapter);
+    expect(chapter?.groups.donor_contacted?.count).toBe(1);
+    expect(res.json.organizations[0].id).toBe(org.parent);
+    expect(res.json.organizations[0].groups.donor_contacted.count).toBe(1);
+  });
+
+  it('agrees with the donations list tiles on the same range, whatever the statuses', async () => {
+    const everyStatus = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 16, 19, 20, 21, 22, 23, 24, 25, 28];
+    for (const [i, status] of everyStatus.entries()) {
+      await gift(i % 2 ? org.chapter : org.parent, status, 1_000 + i, `2025-0${1 + (i % 9)}-15`);
+    }
+    for (const [from, to] of [
+      ['2025-01-01', '2025-12-31'],
+      ['2025-03-01', '2025-05-31'],
+      ['2025-09-15', '2025-09-15'],
+    ]) {
+      const overview = await stats(`?from=${from}&to=${to}&report=by_status`);
+      const list = await call(
+        t.app,
+        'GET',
+        `/api/organization/${org.parent}/donation?filters[dateFrom]=${from}&filters[dateTo]=${to}`,
+        { token: token.reader },
+      );
+      expect(list.status).toBe(200);
+      for (const group of statusGroupIds) expect(overview.json[group].count).toBe(list.json.counts[group]);
+    }
+    // The groups are the tiles' table itself: every status in a tile is counted in the overview.
+    const all = await stats('?from=2025-01-01&to=2025-12-31');
+    const tiled = everyStatus.filter((s) =>
+      statusGroupIds.some((g) => (statusGroups[g].statuses as readonly number[]).includes(s)),
+    );
+    expect(statusGroupIds.reduce((n, g) => n + all.json[g].count, 0)).toBe(tiled.length);
+  });
+
+  it('defaults to Jan 1 of this year to today', async () => {
+    const now = new Date('2025-06-15T10:00:00Z');
+    await gift(org.parent, 2, 1_000, '2025-01-01');
+    await gift(org.parent, 2, 1_000, '2025-06-15');
+    await gift(org.parent, 2, 1_000, '2024-12-31');
+    await gift(org.parent, 2, 1_000, '2025-06-16');
+    const result = await statistics(t.db, org.parent, {}, now);
+    expect([result.from, result.to]).toEqual(['2025-01-01', '2025-06-15']);
+    expect(result.donor_contacted.count).toBe(2);
+  });
+
+  it('refuses impossible dates, a reversed range and an unknown grouping with a 400', async () => {
+    expect((await stats('?from=2025-02-30&to=2025-03-01')).status).toBe(400);
+    expect((await stats('?from=2025-1-1')).status).toBe(400);
+    const reversed = await stats('?from=2025-03-01&to=2025-02-01');
+    expect([reversed.status, reversed.json.message]).toEqual([400, 'from must be on or before to']);
+    expect((await stats('?report=by_company')).status).toBe(400);
+  });
+});
+
+describe('Feature requests', () => {
+  it("saves custom.amply.feature and keeps the organization's other custom settings", async () => {
+    await t.db
+      .update(organizations)
+      .set({ custom: { donation_fields: ['Campaign'], amply: { keep: 1 } } })
+      .where(eq(organizations.id, org.parent));
+    const res = await call(t.app, 'PUT', `/api/organization/${org.parent}/feature-request`, {
+      token: token.writer,
+      body: { feature: 'better-reporting' },
+    });
+    expect(res.status).toBe(200);
+    const [row] = await t.db
+      .select({ custom: organizations.custom })
+      .from(organizations)
+      .where(eq(organizations.id, org.parent));
+    expect(row?.custom).toEqual({
+      donation_fields: ['Campaign'],
+      amply: { keep: 1, feature: 'better-reporting' },
+    });
+    const organization = await call(t.app, 'GET', `/api/organization/${org.parent}`, { token: token.writer });
+    expect(organization.json.organization.custom.amply.feature).toBe('better-reporting');
+  });
+
+  it('refuses a value that is not one of the options', async () => {
+    const res = await call(t.app, 'PUT', `/api/organization/${org.parent}/feature-request`, {
+      token: token.writer,
+      body: { feature: 'world-peace' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toContain('feature must be one of portal-contact');
+  });
+
+  it('shows a super user the requests of all organizations counted by option, and no one else', async () => {
+    for (const [id, feature] of [
+      [org.parent, 'more-filters'],
+      [org.chapter, 'more-filters'],
+      [org.other, 'portal-contact'],
+    ] as const)
+      await call(t.app, 'PUT', `/api/organization/${id}/feature-request`, {
+        token: token.super,
+        body: { feature },
+      });
+    const res = await call(t.app, 'GET', '/api/feature-requests', { token: token.super });
+    expect(res.status).toBe(200);
+    expect(res.json.counts[0]).toEqual({ value: 'more-filters', count: 2 });
+    expect(res.json.counts).toContainEqual({ value: 'portal-contact', count: 1 });
+    expect(res.json.counts).toContainEqual({ value: 'other', count: 0 });
+    expect(res.json.total).toBeGreaterThanOrEqual(3);
+    expect((await call(t.app, 'GET', '/api/feature-requests', { token: token.admin })).status).toBe(403);
+  });
+});

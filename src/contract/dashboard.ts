@@ -1,0 +1,93 @@
+import * as z from 'zod/mini';
+import { type StatusGroup, statusGroupIds } from './statuses.ts';
+
+/**
+ * The dashboard calls (spec part 2, sections 2, 3, 7 and 9): the Matching Overview's statistics by
+ * status group, and the Feature Requests card. The groups are `statusGroups` of statuses.ts, the
+ * same table the donations list's tiles count, so the two never disagree on the same range.
+ */
+
+const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must be YYYY-MM-DD'));
+
+/** spec: "reads stats for organization {id} with from and to (yyyy-MM-dd) and grouping by_status". */
+export const StatisticsQuery = z.object({
+  from: z.optional(day),
+  to: z.optional(day),
+  report: z.optional(z.enum(['by_status'], 'report must be by_status')),
+});
+export type StatisticsQuery = z.infer<typeof StatisticsQuery>;
+
+/** One group: the gifts' sum in dollars, their count, and (ours) their estimated match in dollars. */
+export const GroupStat = z.object({ sum: z.number(), count: z.number(), matched: z.number() });
+export type GroupStat = z.infer<typeof GroupStat>;
+
+const groupShape = Object.fromEntries(statusGroupIds.map((g) => [g, GroupStat])) as Record<
+  StatusGroup,
+  typeof GroupStat
+>;
+export const GroupStats = z.object(groupShape);
+export type GroupStats = z.infer<typeof GroupStats>;
+
+/**
+ * spec: "response donor_contacted, npo_verify, engaged_submitted, no_response, each with sum and
+ * count" — for the organization with its chapters. `organizations` breaks the same figures down
+ * per organization (the parent itself first, then each chapter), for the chapters table.
+ */
+export const StatisticsResponse = z.object({
+  ...groupShape,
+  from: z.string(),
+  to: z.string(),
+  organizations: z.array(z.object({ id: z.number(), name: z.string(), groups: GroupStats })),
+});
+export type StatisticsResponse = z.infer<typeof StatisticsResponse>;
+
+export const statisticsPath = (orgId: number) => `/api/organization/${orgId}/statistics`;
+
+/** spec section 9: the feature-request options (value: meaning), in the spec's order. */
+export const featureOptions = [
+  { value: 'portal-contact', label: 'Bulk email donors from the portal' },
+  { value: 'account-manage', label: 'Better account support with periodic follow-ups' },
+  { value: 'amount-based-email-limits', label: 'Control who is emailed by donation amount' },
+  { value: 'more-documentation', label: 'More documentation' },
+  { value: 'more-integrations', label: 'Donation platform integrations' },
+  { value: 'better-reporting', label: 'Reporting and analytics' },
+  { value: 'more-filters', label: 'Donation filtering' },
+  { value: 'other', label: 'Other (email the provider)' },
+] as const;
+export const featureValues = featureOptions.map((o) => o.value) as [
+  (typeof featureOptions)[number]['value'],
+  ...(typeof featureOptions)[number]['value'][],
+];
+export type FeatureValue = (typeof featureOptions)[number]['value'];
+
+/** Saves custom.amply.feature on the organization (spec: "method and path not shown"). */
+export const FeatureRequestBody = z.object({
+  feature: z.enum(featureValues, `feature must be one of ${featureValues.join(', ')}`),
+});
+export type FeatureRequestBody = z.infer<typeof FeatureRequestBody>;
+export const featureRequestPath = (orgId: number) => `/api/organization/${orgId}/feature-request`;
+
+/** The super user's view: how many organizations chose each option. */
+export const FeatureRequestCounts = z.object({
+  counts: z.array(z.object({ value: z.string(), count: z.number() })),
+  total: z.number(),
+});
+export type FeatureRequestCounts = z.infer<typeof FeatureRequestCounts>;
+export const featureRequestCountsPath = '/api/feature-requests';
+
+/** The chosen option stored on an organization's custom (spec: "custom.amply.feature"). */
+export function featureOf(custom: Record<string, unknown> | undefined): string | null {
+  const amply = custom?.amply;
+  if (!amply || typeof amply !== 'object') return null;
+  const feature = (amply as Record<string, unknown>).feature;
+  return typeof feature === 'string' ? feature : null;
+}
+
+/** spec section 8 and the success messages, word for word. */
+export const dashboardTexts = {
+  loadingStatistics: 'Loading statistics...',
+  featureSubmitted: 'Feature request submitted',
+  featureSubmittedDescription: 'Your feature request has been saved successfully.',
+  featureErrorTitle: 'Error',
+  featureError: 'Failed to submit feature request. Please try again.',
+} as const;
