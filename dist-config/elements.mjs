@@ -16,4 +16,5 @@ export const elementNames = [
   'twofold-donor-match-update',
   'twofold-match-request',
   'twofold-billing',
+  'twofold-report-builder',
 ];

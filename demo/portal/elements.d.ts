@@ -39,6 +39,7 @@ declare module 'react' {
         'donor-email'?: string;
       }>;
       'twofold-billing': ElementProps<{ view?: 'plans' | 'stripe-setup' }>;
+      'twofold-report-builder': ElementProps;
       'twofold-toaster': ElementProps;
     }
   }

@@ -245,6 +245,7 @@ function App() {
             <Route path="donations" element={<twofold-donations />} />
             <Route path="organization-details" element={<OrganizationDetailsPage />} />
             <Route path="billing" element={<twofold-billing key="plans" />} />
+            <Route path="reports" element={<twofold-report-builder />} />
             <Route path="stripe-setup" element={<twofold-billing key="stripe-setup" view="stripe-setup" />} />
             <Route path="*" element={<NotFound />} />
           </Route>

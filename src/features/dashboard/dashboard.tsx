@@ -1,10 +1,16 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { can } from '../../contract/access.ts';
 import { currentLevel, currentOrganization, organizationLoading } from '../../state/organization.ts';
 import { isSuperUser } from '../../state/session.ts';
 import { Spinner } from '../../ui/spinner.tsx';
 import { SetupCard, WelcomeCard } from '../setup/setup-card.tsx';
+import { FeatureRequests } from './feature-requests.tsx';
+import { MatchingOverview } from './matching-overview.tsx';
 
-/** The Dashboard for the current organization: heading, setup card and welcome card. (Statistics come with their issue.) */
+/**
+ * The Dashboard for the current organization (spec part 2, section 2): heading, the setup and
+ * welcome cards, then stacked in order the Matching Overview and the Feature Requests card.
+ */
 export function Dashboard() {
   useSignals();
   const organization = currentOrganization.value;
@@ -33,6 +39,16 @@ export function Dashboard() {
         level={currentLevel.value ?? 'none'}
       />
       <WelcomeCard organization={organization} />
+      {organization ? (
+        <>
+          <MatchingOverview key={`overview-${organization.id}`} organizationId={organization.id} />
+          <FeatureRequests
+            key={`features-${organization.id}`}
+            organization={organization}
+            canSubmit={can(currentLevel.value ?? 'none', 'organization.update')}
+          />
+        </>
+      ) : null}
     </section>
   );
 }

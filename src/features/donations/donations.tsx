@@ -22,11 +22,11 @@ import {
   type DonationFilters,
   type DonationSort,
   defaultSort,
-  emptyFilters,
   filterDebounceMs,
   filterProblems,
   formatAmount,
   formatDonated,
+  linkedFilters,
   listQuery,
   nextSort,
   pageCount,
@@ -92,9 +92,11 @@ const columns: ReadonlyArray<{ label: string; sort?: DonationSortField; numeric?
 ];
 
 function DonationsList({ organizationId, canUpload }: { organizationId: number; canUpload: boolean }) {
-  const [draft, setDraft] = useState<DonationFilters>(emptyFilters);
-  const [filters, setFilters] = useState<DonationFilters>(emptyFilters);
-  const [statusGroup, setStatusGroup] = useState<StatusGroup | null>(null);
+  // A link from the dashboard opens the list already filtered to the matches behind a figure.
+  const [linked] = useState(() => linkedFilters(globalThis.location?.search ?? ''));
+  const [draft, setDraft] = useState<DonationFilters>(linked.filters);
+  const [filters, setFilters] = useState<DonationFilters>(linked.filters);
+  const [statusGroup, setStatusGroup] = useState<StatusGroup | null>(linked.group);
   const [sort, setSort] = useState<DonationSort>(defaultSort);
   const [page, setPage] = useState(1);
   const [reloads, setReloads] = useState(0);
