@@ -141,11 +141,11 @@ export function MatchingOverview({
               <a
                 className="overview__tile-link"
                 href={donationsLink({ group, from: stats.from, to: stats.to })}
-                aria-label={`${statusGroups[group].label}: ${formatAmount(stats[group].sum)} in ${plural(stats[group].count, 'gift')}. Show these donations`}
               >
                 <span className="overview__tile-label">{statusGroups[group].label}</span>
                 <span className="overview__tile-sum">{formatAmount(stats[group].sum)}</span>
                 <span className="overview__tile-count">{plural(stats[group].count, 'gift')}</span>
+                <span className="visually-hidden">, show these donations</span>
               </a>
             </li>
           ))}

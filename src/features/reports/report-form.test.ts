@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../contract/reports.ts';
-import { copyBody, draftOf, draftProblems, newDraft, toBody } from './report-form.ts';
+import { copyBody, draftOf, draftProblems, newDraft, toBody, toggleColumn } from './report-form.ts';
 
 const saved: Report = {
   id: 7,
@@ -69,5 +69,26 @@ describe('the report form', () => {
     const copy = copyBody(saved);
     expect([copy.id, copy.name]).toEqual([0, 'Big gifts (Copy)']);
     expect(copy.columns).toEqual(saved.columns);
+  });
+});
+
+describe('choosing columns', () => {
+  it('puts each newly checked column after the ones already chosen, in the order picked', () => {
+    let columns = newDraft().columns;
+    for (const id of ['users.name', 'companies.name', 'statuses.name', 'donations.amount'] as const)
+      columns = toggleColumn(columns, id, true);
+    expect(columns.filter((c) => c.selected).map((c) => c.id)).toEqual([
+      'users.name',
+      'companies.name',
+      'statuses.name',
+      'donations.amount',
+    ]);
+    columns = toggleColumn(columns, 'companies.name', false);
+    expect(columns.filter((c) => c.selected).map((c) => c.id)).toEqual([
+      'users.name',
+      'statuses.name',
+      'donations.amount',
+    ]);
+    expect(columns).toHaveLength(12);
   });
 });

@@ -112,3 +112,21 @@ export function draftProblems(draft: ReportDraft): Record<string, string> | null
   }
   return problems;
 }
+
+/**
+ * Checks or unchecks a column. A newly checked column joins the end of the chosen ones, so the
+ * file's columns come in the order they were picked (the arrows reorder them after).
+ */
+export function toggleColumn(
+  columns: ReportDraft['columns'],
+  id: ReportColumn,
+  selected: boolean,
+): ReportDraft['columns'] {
+  const column = columns.find((c) => c.id === id);
+  if (!column) return columns;
+  const rest = columns.filter((c) => c.id !== id);
+  const updated = { ...column, selected };
+  if (!selected) return columns.map((c) => (c.id === id ? updated : c));
+  const lastChosen = rest.reduce((last, c, i) => (c.selected ? i : last), -1);
+  return [...rest.slice(0, lastChosen + 1), updated, ...rest.slice(lastChosen + 1)];
+}

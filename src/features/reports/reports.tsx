@@ -30,7 +30,15 @@ import { Dialog } from '../../ui/dialog.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { emit } from '../../ui/events.ts';
 import { Spinner } from '../../ui/spinner.tsx';
-import { copyBody, draftOf, draftProblems, newDraft, type ReportDraft, toBody } from './report-form.ts';
+import {
+  copyBody,
+  draftOf,
+  draftProblems,
+  newDraft,
+  type ReportDraft,
+  toBody,
+  toggleColumn,
+} from './report-form.ts';
 
 const columnLabel = (id: string) => reportColumns[id as keyof typeof reportColumns] ?? id;
 const filterLabels: Record<FilterableColumn, string> = {
@@ -469,10 +477,7 @@ function ReportForm({
                   checked={column.selected}
                   onChange={(e) => {
                     const selected = e.currentTarget.checked;
-                    setDraft((d) => ({
-                      ...d,
-                      columns: d.columns.map((c) => (c.id === column.id ? { ...c, selected } : c)),
-                    }));
+                    setDraft((d) => ({ ...d, columns: toggleColumn(d.columns, column.id, selected) }));
                   }}
                 />
                 {reportColumns[column.id]}
@@ -523,7 +528,7 @@ function ReportForm({
           return (
             <div className="field" key={column}>
               <label className="field__label" htmlFor={`${id}-f-${column}`}>
-                {filterLabels[column]}
+                {filterLabels[column]} filter
               </label>
               <input
                 id={`${id}-f-${column}`}
