@@ -1,7 +1,13 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect } from 'react';
 import { can } from '../../contract/access.ts';
-import { currentLevel, currentOrganization, organizationLoading } from '../../state/organization.ts';
-import { isSuperUser } from '../../state/session.ts';
+import {
+  currentLevel,
+  currentOrganization,
+  organizationLoading,
+  startOrganization,
+} from '../../state/organization.ts';
+import { initSession, isSuperUser } from '../../state/session.ts';
 import { Spinner } from '../../ui/spinner.tsx';
 import { SetupCard, WelcomeCard } from '../setup/setup-card.tsx';
 import { FeatureRequests } from './feature-requests.tsx';
@@ -13,6 +19,10 @@ import { MatchingOverview } from './matching-overview.tsx';
  */
 export function Dashboard() {
   useSignals();
+  // A page embedding only this element starts the session and organization itself (no-ops in the portal).
+  useEffect(() => {
+    void initSession().then(() => startOrganization());
+  }, []);
   const organization = currentOrganization.value;
   return (
     <section className="dashboard" aria-labelledby="dashboard-title">

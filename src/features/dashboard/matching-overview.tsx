@@ -109,7 +109,11 @@ export function MatchingOverview({
               type="date"
               value={range.from}
               max={range.to}
-              onChange={(e) => setRange((r) => chooseDay(r, 'from', e.currentTarget.value))}
+              onChange={(e) => {
+                // Read now: React clears currentTarget before a state updater runs.
+                const value = e.currentTarget.value;
+                setRange((r) => chooseDay(r, 'from', value));
+              }}
             />
           </div>
           <div className="field">
@@ -122,7 +126,11 @@ export function MatchingOverview({
               type="date"
               value={range.to}
               min={range.from}
-              onChange={(e) => setRange((r) => chooseDay(r, 'to', e.currentTarget.value))}
+              onChange={(e) => {
+                // Read now: React clears currentTarget before a state updater runs.
+                const value = e.currentTarget.value;
+                setRange((r) => chooseDay(r, 'to', value));
+              }}
             />
           </div>
         </div>
