@@ -268,6 +268,10 @@ const samples: Record<string, Sample> = {
       path: `/api/organization/${id}/statistics?from=2025-01-01&to=2025-12-31&report=by_status`,
     }),
   },
+  'get /api/organization/:id/statistics/tiers': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/statistics/tiers?since=2025-01-01T00:00:00Z` }),
+  },
   'put /api/organization/:id/feature-request': {
     level: 'write',
     request: async (id) => ({

@@ -5,6 +5,8 @@ import {
   featureRequestPath,
   StatisticsResponse,
   statisticsPath,
+  TiersResponse,
+  tiersPath,
 } from '../contract/dashboard.ts';
 import { request, send } from './client.ts';
 
@@ -23,4 +25,9 @@ export async function saveFeatureRequest(orgId: number, feature: FeatureValue): 
 /** Super users: every organization's requests, counted by option. */
 export function fetchFeatureRequestCounts(): Promise<FeatureRequestCounts> {
   return request(FeatureRequestCounts, featureRequestCountsPath.slice(1));
+}
+
+/** The gifts recorded since a time, by tier (the unseen summary cards). */
+export function fetchTiers(orgId: number, since: string): Promise<TiersResponse> {
+  return request(TiersResponse, tiersPath(orgId).slice(1), { searchParams: { since } });
 }

@@ -91,3 +91,50 @@ export const dashboardTexts = {
   featureErrorTitle: 'Error',
   featureError: 'Failed to submit feature request. Please try again.',
 } as const;
+
+/**
+ * The gift-tier summary cards of the unseen summary block: the gifts recorded since the user last
+ * opened the dashboard, by size. Tiers are ours (the spec gives only the card's fields); amounts
+ * are in dollars, `max` exclusive.
+ */
+export const giftTiers = [
+  {
+    id: 'leadership',
+    title: 'Leadership gifts',
+    description: '$1,000 and more',
+    min: 1000,
+    max: null,
+    accent: 'accent-gold',
+  },
+  {
+    id: 'mid_level',
+    title: 'Mid-level gifts',
+    description: '$250 to $999.99',
+    min: 250,
+    max: 1000,
+    accent: 'accent-teal',
+  },
+  {
+    id: 'everyday',
+    title: 'Everyday gifts',
+    description: 'Under $250',
+    min: 0,
+    max: 250,
+    accent: 'accent-blue',
+  },
+] as const;
+export type GiftTierId = (typeof giftTiers)[number]['id'];
+
+export const TiersQuery = z.object({
+  since: z
+    .string()
+    .check(
+      z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/, 'since must be an ISO 8601 UTC time'),
+    ),
+});
+export const TiersResponse = z.object({
+  since: z.string(),
+  tiers: z.array(z.object({ id: z.string(), sum: z.number(), count: z.number() })),
+});
+export type TiersResponse = z.infer<typeof TiersResponse>;
+export const tiersPath = (orgId: number) => `/api/organization/${orgId}/statistics/tiers`;

@@ -4,6 +4,8 @@ import {
   FeatureRequestCounts,
   StatisticsQuery,
   StatisticsResponse,
+  TiersQuery,
+  TiersResponse,
 } from '../../../src/contract/dashboard.ts';
 import { IdParams, orgFromIdParam } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
@@ -27,6 +29,17 @@ export const dashboardRoutes = [
       400: error('Bad dates'),
     },
     handler: ({ deps, params, query }) => dashboard.statistics(deps.db, params.id, query),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/organization/:id/statistics/tiers',
+    access: { level: 'read', capability: 'donations.view', org: orgFromIdParam },
+    summary: 'The gifts recorded since a time, by gift tier (the unseen summary cards), with the chapters',
+    tags,
+    params: IdParams,
+    query: TiersQuery,
+    responses: { 200: { description: 'The tiers', schema: TiersResponse }, 400: error('Bad since') },
+    handler: ({ deps, params, query }) => dashboard.tiers(deps.db, params.id, query.since),
   }),
   defineRoute({
     method: 'put',

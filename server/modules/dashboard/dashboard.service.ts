@@ -1,18 +1,21 @@
 import { format, startOfYear } from 'date-fns';
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import {
   type FeatureRequestBody,
   type FeatureRequestCounts,
   featureOptions,
   type GroupStats,
+  giftTiers,
   type StatisticsQuery,
   type StatisticsResponse,
+  type TiersResponse,
 } from '../../../src/contract/dashboard.ts';
 import { type StatusGroup, statusGroupIds, statusGroups } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { donations, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { donationFilterConditions } from '../donations/donations.service.ts';
+import { descendantIds } from '../permissions/permissions.service.ts';
 
 const emptyGroups = (): GroupStats =>
   Object.fromEntries(statusGroupIds.map((g) => [g, { sum: 0, count: 0, matched: 0 }])) as GroupStats;
@@ -135,4 +138,43 @@ export async function featureRequestCounts(db: Queryable): Promise<FeatureReques
     if (!featureOptions.some((o) => o.value === value)) counts.push({ value, count });
   counts.sort((a, b) => b.count - a.count);
   return { counts, total: counts.reduce((n, c) => n + c.count, 0) };
+}
+
+/**
+ * The unseen summary: the gifts recorded (created) since `since` for the organization with its
+ * chapters, counted and summed by gift tier. A future `since` or one before 2000 is refused.
+ */
+export async function tiers(
+  db: Queryable,
+  orgId: number,
+  sinceText: string,
+  now = new Date(),
+): Promise<TiersResponse> {
+  const since = new Date(sinceText);
+  if (Number.isNaN(since.getTime()) || since > now || since.getUTCFullYear() < 2000)
+    throw new HttpError(400, 'since must be a time in the past');
+  const orgIds = [orgId, ...(await descendantIds(db, orgId))];
+  const aggregates: Record<string, SQL<number>> = {};
+  for (const tier of giftTiers) {
+    const inTier =
+      tier.max === null
+        ? sql`${donations.amount_cents} >= ${tier.min * 100}`
+        : sql`${donations.amount_cents} >= ${tier.min * 100} and ${donations.amount_cents} < ${tier.max * 100}`;
+    aggregates[`${tier.id}_count`] = sql<number>`count(*) filter (where ${inTier})::int`;
+    aggregates[`${tier.id}_sum`] =
+      sql<number>`coalesce(sum(${donations.amount_cents}) filter (where ${inTier}), 0)::bigint`;
+  }
+  const [row] = await db
+    .select(aggregates)
+    .from(donations)
+    .where(and(inArray(donations.organization_id, orgIds), gte(donations.created_at, since)));
+  const value = (key: string) => Number((row as Record<string, unknown> | undefined)?.[key] ?? 0);
+  return {
+    since: since.toISOString(),
+    tiers: giftTiers.map((t) => ({
+      id: t.id,
+      count: value(`${t.id}_count`),
+      sum: value(`${t.id}_sum`) / 100,
+    })),
+  };
 }

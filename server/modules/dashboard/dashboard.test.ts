@@ -4,7 +4,7 @@ import { statusGroupIds, statusGroups } from '../../../src/contract/statuses.ts'
 import { donations, organizations } from '../../db/schema.ts';
 import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
-import { statistics } from './dashboard.service.ts';
+import { statistics, tiers } from './dashboard.service.ts';
 
 let t: TestContext;
 const token: Record<string, string> = {};
@@ -114,6 +114,53 @@ describe('Matching Overview statistics', () => {
     const reversed = await stats('?from=2025-03-01&to=2025-02-01');
     expect([reversed.status, reversed.json.message]).toEqual([400, 'from must be on or before to']);
     expect((await stats('?report=by_company')).status).toBe(400);
+  });
+});
+
+describe('the unseen summary by gift tier', () => {
+  it('counts and sums the gifts recorded since the time, by tier, with the chapters and the tier edges', async () => {
+    const since = new Date(Date.now() - 60_000);
+    for (const [orgId, cents] of [
+      [org.parent, 100_000], // $1,000: leadership
+      [org.chapter, 99_999], // $999.99: mid-level
+      [org.parent, 25_000], // $250: mid-level
+      [org.parent, 24_999], // $249.99: everyday
+      [org.other, 500_000], // another organization
+    ] as const)
+      await gift(orgId, 2, cents, '2020-01-01');
+    await t.db.insert(donations).values({
+      organization_id: org.parent,
+      status_id: 2,
+      amount_cents: 700_000,
+      donated_at: new Date('2020-01-01T00:00:00Z'),
+      created_at: new Date(since.getTime() - 1000),
+    });
+    const res = await call(
+      t.app,
+      'GET',
+      `/api/organization/${org.parent}/statistics/tiers?since=${since.toISOString()}`,
+      {
+        token: token.reader,
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(res.json.tiers).toEqual([
+      { id: 'leadership', count: 1, sum: 1000 },
+      { id: 'mid_level', count: 2, sum: 1249.99 },
+      { id: 'everyday', count: 1, sum: 249.99 },
+    ]);
+  });
+
+  it('refuses a future or malformed time', async () => {
+    expect(
+      await tiers(t.db, org.parent, '2025-01-01T00:00:00Z', new Date('2024-01-01T00:00:00Z')).catch(
+        (e) => e.status,
+      ),
+    ).toBe(400);
+    const bad = await call(t.app, 'GET', `/api/organization/${org.parent}/statistics/tiers?since=yesterday`, {
+      token: token.reader,
+    });
+    expect(bad.status).toBe(400);
   });
 });
 

@@ -35,7 +35,18 @@ const todayDay = `${today.getFullYear()}-${pad(today.getMonth() + 1)}-${pad(toda
 
 async function setup(handler: (call: Call) => Response | Promise<Response>) {
   for (const el of document.querySelectorAll('twofold-dashboard, twofold-toaster')) el.remove();
-  const calls = mockApi(handler);
+  const calls = mockApi((call) =>
+    call.path === `/api/organization/${orgId}/statistics/tiers`
+      ? json(200, {
+          since: call.search.get('since'),
+          tiers: [
+            { id: 'leadership', count: 1, sum: 5000 },
+            { id: 'mid_level', count: 2, sum: 600 },
+            { id: 'everyday', count: 0, sum: 0 },
+          ],
+        })
+      : handler(call),
+  );
   const toaster = await mount('twofold-toaster');
   const el = await mount('twofold-dashboard');
   return { root: el.shadowRoot as ShadowRoot, toasts: toaster.shadowRoot as ShadowRoot, calls, el };
@@ -89,6 +100,23 @@ describe('<twofold-dashboard> Matching Overview', () => {
       ),
       'the range as MMM dd, yyyy',
     );
+    // The unseen summary: what came in since the last look (a first look: the last 30 days).
+    const tiers = [...root.querySelectorAll('.tier-card')].map((c) => c.textContent);
+    assertEqual(
+      JSON.stringify(tiers),
+      JSON.stringify([
+        '$5,000.00Leadership gifts$1,000 and more1 Gifts',
+        '$600.00Mid-level gifts$250 to $999.992 Gifts',
+        '$0.00Everyday giftsUnder $2500 Gifts',
+      ]),
+      'the gift-tier cards',
+    );
+    const since = calls.find((c) => c.path.endsWith('/statistics/tiers'))?.search.get('since') ?? '';
+    assert(
+      Math.abs(Date.now() - 30 * 86_400_000 - Date.parse(since)) < 60_000,
+      'a first look covers 30 days',
+    );
+    assert(localStorage.getItem(`twofold-dashboard-seen-${orgId}`), 'the look is remembered');
     assertEqual(JSON.stringify(await axeViolations(root.host)), '[]', 'axe');
   });
 

@@ -1,6 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { can } from '../../contract/access.ts';
+import type { StatisticsResponse } from '../../contract/dashboard.ts';
 import {
   currentLevel,
   currentOrganization,
@@ -10,8 +11,10 @@ import {
 import { initSession, isSuperUser } from '../../state/session.ts';
 import { Spinner } from '../../ui/spinner.tsx';
 import { SetupCard, WelcomeCard } from '../setup/setup-card.tsx';
+import { ChaptersTable } from './chapters-table.tsx';
 import { FeatureRequests } from './feature-requests.tsx';
 import { MatchingOverview } from './matching-overview.tsx';
+import { UnseenSummary } from './unseen-summary.tsx';
 
 /**
  * The Dashboard for the current organization (spec part 2, section 2): heading, the setup and
@@ -49,16 +52,27 @@ export function Dashboard() {
         level={currentLevel.value ?? 'none'}
       />
       <WelcomeCard organization={organization} />
+      {organization ? <Overview key={organization.id} organizationId={organization.id} /> : null}
       {organization ? (
-        <>
-          <MatchingOverview key={`overview-${organization.id}`} organizationId={organization.id} />
-          <FeatureRequests
-            key={`features-${organization.id}`}
-            organization={organization}
-            canSubmit={can(currentLevel.value ?? 'none', 'organization.update')}
-          />
-        </>
+        <FeatureRequests
+          key={`features-${organization.id}`}
+          organization={organization}
+          canSubmit={can(currentLevel.value ?? 'none', 'organization.update')}
+        />
       ) : null}
     </section>
+  );
+}
+
+/** The unseen summary, the Matching Overview and, for a parent, its chapters on the same dates. */
+function Overview({ organizationId }: { organizationId: number }) {
+  const [stats, setStats] = useState<StatisticsResponse | null>(null);
+  const onStatistics = useCallback((result: StatisticsResponse) => setStats(result), []);
+  return (
+    <>
+      <UnseenSummary organizationId={organizationId} />
+      <MatchingOverview organizationId={organizationId} onStatistics={onStatistics} />
+      {stats ? <ChaptersTable stats={stats} /> : null}
+    </>
   );
 }
