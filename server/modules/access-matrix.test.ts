@@ -272,6 +272,12 @@ const samples: Record<string, Sample> = {
     level: 'read',
     request: async (id) => ({ path: `/api/organization/${id}/statistics/tiers?since=2025-01-01T00:00:00Z` }),
   },
+  'get /api/organization/:id/statistics/insights': {
+    level: 'read',
+    request: async (id) => ({
+      path: `/api/organization/${id}/statistics/insights?from=2025-01-01&to=2025-12-31`,
+    }),
+  },
   'put /api/organization/:id/feature-request': {
     level: 'write',
     request: async (id) => ({

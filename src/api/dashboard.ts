@@ -3,6 +3,8 @@ import {
   type FeatureValue,
   featureRequestCountsPath,
   featureRequestPath,
+  InsightsResponse,
+  insightsPath,
   StatisticsResponse,
   statisticsPath,
   TiersResponse,
@@ -30,4 +32,9 @@ export function fetchFeatureRequestCounts(): Promise<FeatureRequestCounts> {
 /** The gifts recorded since a time, by tier (the unseen summary cards). */
 export function fetchTiers(orgId: number, since: string): Promise<TiersResponse> {
   return request(TiersResponse, tiersPath(orgId).slice(1), { searchParams: { since } });
+}
+
+/** The figures below the tiles for the same dates. */
+export function fetchInsights(orgId: number, from: string, to: string): Promise<InsightsResponse> {
+  return request(InsightsResponse, insightsPath(orgId).slice(1), { searchParams: { from, to } });
 }

@@ -138,3 +138,32 @@ export const TiersResponse = z.object({
 });
 export type TiersResponse = z.infer<typeof TiersResponse>;
 export const tiersPath = (orgId: number) => `/api/organization/${orgId}/statistics/tiers`;
+
+/** The figures below the tiles (ours, beyond the spec), for the same organization, chapters and dates. */
+export const InsightsResponse = z.object({
+  from: z.string(),
+  to: z.string(),
+  /** Per month of donation: the estimated match of every request, and of those that reached Submitted. */
+  months: z.array(
+    z.object({ month: z.string(), requested: z.number(), submitted: z.number(), count: z.number() }),
+  ),
+  /** Open requests (Awaiting Submission, NPO to Verify) by days since the gift, as of `to`. */
+  ageing: z.array(
+    z.object({
+      bucket: z.enum(['0-30', '31-90', '90+']),
+      donor_contacted: z.object({ count: z.number(), matched: z.number() }),
+      npo_verify: z.object({ count: z.number(), matched: z.number() }),
+    }),
+  ),
+  /** The companies with the most requested match dollars, and how much of it reached Submitted. */
+  companies: z.array(
+    z.object({ name: z.string(), requested: z.number(), submitted: z.number(), count: z.number() }),
+  ),
+});
+export type InsightsResponse = z.infer<typeof InsightsResponse>;
+export const insightsPath = (orgId: number) => `/api/organization/${orgId}/statistics/insights`;
+export const ageingBuckets = [
+  { bucket: '0-30', label: '0–30 days', minDays: 0, maxDays: 30 },
+  { bucket: '31-90', label: '31–90 days', minDays: 31, maxDays: 90 },
+  { bucket: '90+', label: 'Over 90 days', minDays: 91, maxDays: null },
+] as const;

@@ -2,6 +2,7 @@ import { MessageResponse } from '../../../src/contract/auth.ts';
 import {
   FeatureRequestBody,
   FeatureRequestCounts,
+  InsightsResponse,
   StatisticsQuery,
   StatisticsResponse,
   TiersQuery,
@@ -40,6 +41,18 @@ export const dashboardRoutes = [
     query: TiersQuery,
     responses: { 200: { description: 'The tiers', schema: TiersResponse }, 400: error('Bad since') },
     handler: ({ deps, params, query }) => dashboard.tiers(deps.db, params.id, query.since),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/organization/:id/statistics/insights',
+    access: { level: 'read', capability: 'donations.view', org: orgFromIdParam },
+    summary:
+      'Below the tiles: monthly requested and submitted match dollars, ageing of open requests and the top companies, for the same dates',
+    tags,
+    params: IdParams,
+    query: StatisticsQuery,
+    responses: { 200: { description: 'The figures', schema: InsightsResponse }, 400: error('Bad dates') },
+    handler: ({ deps, params, query }) => dashboard.insights(deps.db, params.id, query),
   }),
   defineRoute({
     method: 'put',

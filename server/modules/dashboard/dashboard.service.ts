@@ -1,18 +1,20 @@
 import { format, startOfYear } from 'date-fns';
 import { and, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import {
+  ageingBuckets,
   type FeatureRequestBody,
   type FeatureRequestCounts,
   featureOptions,
   type GroupStats,
   giftTiers,
+  type InsightsResponse,
   type StatisticsQuery,
   type StatisticsResponse,
   type TiersResponse,
 } from '../../../src/contract/dashboard.ts';
 import { type StatusGroup, statusGroupIds, statusGroups } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import { donations, organizations } from '../../db/schema.ts';
+import { companies, donations, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { donationFilterConditions } from '../donations/donations.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
@@ -175,6 +177,107 @@ export async function tiers(
       id: t.id,
       count: value(`${t.id}_count`),
       sum: value(`${t.id}_sum`) / 100,
+    })),
+  };
+}
+
+/**
+ * The figures below the tiles: a monthly trend of requested and submitted match dollars, the
+ * ageing of open requests (days from the gift to `to`), and the ten companies with the most
+ * requested match dollars with the part that reached Submitted. Same organizations and dates as
+ * the overview (the donations list's own conditions), so each figure's link shows its matches.
+ */
+export async function insights(
+  db: Queryable,
+  orgId: number,
+  query: StatisticsQuery,
+  now = new Date(),
+): Promise<InsightsResponse> {
+  const from = query.from ?? format(startOfYear(now), 'yyyy-MM-dd');
+  const to = query.to ?? now.toISOString().slice(0, 10);
+  if (from > to) throw new HttpError(400, 'from must be on or before to');
+  const { base } = await donationFilterConditions(db, orgId, {
+    'filters[dateFrom]': from,
+    'filters[dateTo]': to,
+  });
+  const submitted = inArray(donations.status_id, [...statusGroups.engaged_submitted.statuses]);
+  const month = sql<string>`to_char(${donations.donated_at} at time zone 'UTC', 'YYYY-MM')`;
+  const age = sql`(${to}::date - (${donations.donated_at} at time zone 'UTC')::date)`;
+  const company = sql<string>`coalesce(${companies.name}, nullif(trim(${donations.company_name}), ''))`;
+  const [months, ageing, top] = await Promise.all([
+    db
+      .select({
+        month,
+        requested: sql<number>`coalesce(sum(${donations.matched_cents}), 0)::bigint`,
+        submitted: sql<number>`coalesce(sum(${donations.matched_cents}) filter (where ${submitted}), 0)::bigint`,
+        count: sql<number>`count(*)::int`,
+      })
+      .from(donations)
+      .where(and(...base))
+      .groupBy(month)
+      .orderBy(month),
+    db
+      .select({
+        bucket: sql<string>`case when ${age} <= 30 then '0-30' when ${age} <= 90 then '31-90' else '90+' end`,
+        status_id: donations.status_id,
+        count: sql<number>`count(*)::int`,
+        matched: sql<number>`coalesce(sum(${donations.matched_cents}), 0)::bigint`,
+      })
+      .from(donations)
+      .where(
+        and(
+          ...base,
+          inArray(donations.status_id, [
+            ...statusGroups.donor_contacted.statuses,
+            ...statusGroups.npo_verify.statuses,
+          ]),
+        ),
+      )
+      .groupBy(sql`1`, donations.status_id),
+    db
+      .select({
+        name: company,
+        requested: sql<number>`coalesce(sum(${donations.matched_cents}), 0)::bigint`,
+        submitted: sql<number>`coalesce(sum(${donations.matched_cents}) filter (where ${submitted}), 0)::bigint`,
+        count: sql<number>`count(*)::int`,
+      })
+      .from(donations)
+      .leftJoin(companies, eq(companies.id, donations.company_id))
+      .where(and(...base, sql`${company} is not null`))
+      .groupBy(company)
+      .orderBy(sql`2 desc`, company)
+      .limit(10),
+  ]);
+  const empty = () => ({ count: 0, matched: 0 });
+  const buckets = ageingBuckets.map((b) => ({
+    bucket: b.bucket,
+    donor_contacted: empty(),
+    npo_verify: empty(),
+  }));
+  for (const row of ageing) {
+    const target = buckets.find((b) => b.bucket === row.bucket);
+    const group = (statusGroups.npo_verify.statuses as readonly number[]).includes(row.status_id)
+      ? 'npo_verify'
+      : 'donor_contacted';
+    if (!target) continue;
+    target[group].count += Number(row.count);
+    target[group].matched += Number(row.matched) / 100;
+  }
+  return {
+    from,
+    to,
+    months: months.map((m) => ({
+      month: m.month,
+      requested: Number(m.requested) / 100,
+      submitted: Number(m.submitted) / 100,
+      count: Number(m.count),
+    })),
+    ageing: buckets,
+    companies: top.map((c) => ({
+      name: c.name,
+      requested: Number(c.requested) / 100,
+      submitted: Number(c.submitted) / 100,
+      count: Number(c.count),
     })),
   };
 }

@@ -164,6 +164,49 @@ describe('the unseen summary by gift tier', () => {
   });
 });
 
+describe('the figures below the tiles', () => {
+  it('gives the monthly trend, the ageing of open requests and the top companies on hand-made data', async () => {
+    const at = async (orgId: number, status: number, matched: number, day: string, company: string | null) =>
+      t.db.insert(donations).values({
+        organization_id: orgId,
+        status_id: status,
+        amount_cents: matched,
+        matched_cents: matched,
+        donated_at: new Date(`${day}T12:00:00Z`),
+        company_name: company,
+      });
+    await at(org.parent, 4, 10_000, '2025-01-10', 'Acme'); // submitted, January
+    await at(org.chapter, 2, 30_000, '2025-01-20', 'Acme'); // awaiting, January, 71 days before to
+    await at(org.parent, 3, 5_000, '2025-03-15', 'Globex'); // NPO to verify, 17 days before to
+    await at(org.parent, 2, 2_000, '2024-10-01', 'Initech'); // before the range
+    await at(org.parent, 2, 7_000, '2024-12-31', 'Acme'); // before the range
+    await at(org.parent, 23, 1_000, '2025-02-01', null); // a hold, no company
+    const res = await call(
+      t.app,
+      'GET',
+      `/api/organization/${org.parent}/statistics/insights?from=2025-01-01&to=2025-04-01`,
+      {
+        token: token.reader,
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(res.json.months).toEqual([
+      { month: '2025-01', requested: 400, submitted: 100, count: 2 },
+      { month: '2025-02', requested: 10, submitted: 0, count: 1 },
+      { month: '2025-03', requested: 50, submitted: 0, count: 1 },
+    ]);
+    expect(res.json.ageing).toEqual([
+      { bucket: '0-30', donor_contacted: { count: 0, matched: 0 }, npo_verify: { count: 1, matched: 50 } },
+      { bucket: '31-90', donor_contacted: { count: 1, matched: 300 }, npo_verify: { count: 0, matched: 0 } },
+      { bucket: '90+', donor_contacted: { count: 0, matched: 0 }, npo_verify: { count: 0, matched: 0 } },
+    ]);
+    expect(res.json.companies).toEqual([
+      { name: 'Acme', requested: 400, submitted: 100, count: 2 },
+      { name: 'Globex', requested: 50, submitted: 0, count: 1 },
+    ]);
+  });
+});
+
 describe('Feature requests', () => {
   it("saves custom.amply.feature and keeps the organization's other custom settings", async () => {
     await t.db

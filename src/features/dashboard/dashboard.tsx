@@ -13,6 +13,7 @@ import { Spinner } from '../../ui/spinner.tsx';
 import { SetupCard, WelcomeCard } from '../setup/setup-card.tsx';
 import { ChaptersTable } from './chapters-table.tsx';
 import { FeatureRequests } from './feature-requests.tsx';
+import { Insights } from './insights.tsx';
 import { MatchingOverview } from './matching-overview.tsx';
 import { UnseenSummary } from './unseen-summary.tsx';
 
@@ -73,6 +74,7 @@ function Overview({ organizationId }: { organizationId: number }) {
       <UnseenSummary organizationId={organizationId} />
       <MatchingOverview organizationId={organizationId} onStatistics={onStatistics} />
       {stats ? <ChaptersTable stats={stats} /> : null}
+      {stats ? <Insights organizationId={organizationId} from={stats.from} to={stats.to} /> : null}
     </>
   );
 }
