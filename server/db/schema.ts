@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -504,4 +506,24 @@ export const reports = pgTable(
     index('reports_org_idx').on(t.organization_id, t.id),
     check('reports_scope_values', sql`${t.scope} in ('personal', 'organization', 'full_org')`),
   ],
+);
+
+/**
+ * The Matching Overview's running totals: per organization, UTC day of donation and status, how
+ * many matches and their amounts. Kept by statement-level triggers on donations (custom
+ * migration 0012), so the overview sums a few hundred rows instead of scanning every match of a
+ * year. No foreign key: an organization's deletion cascades to its donations, whose trigger
+ * brings these rows to zero.
+ */
+export const donationDayStats = pgTable(
+  'donation_day_stats',
+  {
+    organization_id: integer('organization_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    status_id: integer('status_id').notNull(),
+    count: integer('count').notNull().default(0),
+    amount_cents: bigint('amount_cents', { mode: 'number' }).notNull().default(0),
+    matched_cents: bigint('matched_cents', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organization_id, t.day, t.status_id] })],
 );

@@ -1,5 +1,5 @@
 import { format, startOfYear } from 'date-fns';
-import { and, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import {
   ageingBuckets,
   type FeatureRequestBody,
@@ -14,7 +14,7 @@ import {
 } from '../../../src/contract/dashboard.ts';
 import { type StatusGroup, statusGroupIds, statusGroups } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import { companies, donations, organizations } from '../../db/schema.ts';
+import { companies, donationDayStats, donations, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { donationFilterConditions } from '../donations/donations.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
@@ -39,25 +39,35 @@ export async function statistics(
   const from = query.from ?? format(startOfYear(now), 'yyyy-MM-dd');
   const to = query.to ?? now.toISOString().slice(0, 10);
   if (from > to) throw new HttpError(400, 'from must be on or before to');
-  const { base, orgIds } = await donationFilterConditions(db, orgId, {
+  // The donations list's own check of the dates and its organizations (the parent and its chapters).
+  const { orgIds } = await donationFilterConditions(db, orgId, {
     'filters[dateFrom]': from,
     'filters[dateTo]': to,
   });
   const aggregates: Record<string, SQL<number>> = {};
   for (const g of statusGroupIds) {
-    const inGroup = inArray(donations.status_id, [...statusGroups[g].statuses]);
-    aggregates[`${g}_count`] = sql<number>`count(*) filter (where ${inGroup})::int`;
+    const inGroup = inArray(donationDayStats.status_id, [...statusGroups[g].statuses]);
+    aggregates[`${g}_count`] =
+      sql<number>`coalesce(sum(${donationDayStats.count}) filter (where ${inGroup}), 0)::bigint`;
     aggregates[`${g}_sum`] =
-      sql<number>`coalesce(sum(${donations.amount_cents}) filter (where ${inGroup}), 0)::bigint`;
+      sql<number>`coalesce(sum(${donationDayStats.amount_cents}) filter (where ${inGroup}), 0)::bigint`;
     aggregates[`${g}_matched`] =
-      sql<number>`coalesce(sum(${donations.matched_cents}) filter (where ${inGroup}), 0)::bigint`;
+      sql<number>`coalesce(sum(${donationDayStats.matched_cents}) filter (where ${inGroup}), 0)::bigint`;
   }
+  // The running totals by day (kept by triggers on donations) cover the same UTC days the list's
+  // dateFrom/dateTo filter covers.
   const [rows, names] = await Promise.all([
     db
-      .select({ organization_id: donations.organization_id, ...aggregates })
-      .from(donations)
-      .where(and(...base))
-      .groupBy(donations.organization_id),
+      .select({ organization_id: donationDayStats.organization_id, ...aggregates })
+      .from(donationDayStats)
+      .where(
+        and(
+          inArray(donationDayStats.organization_id, orgIds),
+          gte(donationDayStats.day, from),
+          lte(donationDayStats.day, to),
+        ),
+      )
+      .groupBy(donationDayStats.organization_id),
     db
       .select({ id: organizations.id, name: organizations.name })
       .from(organizations)

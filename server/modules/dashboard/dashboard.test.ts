@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { statusGroupIds, statusGroups } from '../../../src/contract/statuses.ts';
+import { queryRows } from '../../db/rows.ts';
 import { donations, organizations } from '../../db/schema.ts';
 import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
@@ -95,6 +96,54 @@ describe('Matching Overview statistics', () => {
       statusGroupIds.some((g) => (statusGroups[g].statuses as readonly number[]).includes(s)),
     );
     expect(statusGroupIds.reduce((n, g) => n + all.json[g].count, 0)).toBe(tiled.length);
+  });
+
+  it('keeps its running totals equal to the matches through inserts, updates and deletes', async () => {
+    const totals = async () =>
+      JSON.stringify(
+        await queryRows(
+          t.db,
+          sql`select organization_id, day::text, status_id, count::int, amount_cents::bigint::text as a, matched_cents::bigint::text as m
+                from donation_day_stats where count <> 0 or amount_cents <> 0 or matched_cents <> 0 order by 1, 2, 3`,
+        ),
+      );
+    const truth = async () =>
+      JSON.stringify(
+        await queryRows(
+          t.db,
+          sql`select organization_id, ((donated_at at time zone 'UTC')::date)::text as day, status_id, count(*)::int as count,
+                     sum(amount_cents)::bigint::text as a, sum(matched_cents)::bigint::text as m
+                from donations group by 1, 2, 3 order by 1, 2, 3`,
+        ),
+      );
+    await gift(org.parent, 2, 1_000, '2025-01-01', 500);
+    await gift(org.parent, 2, 2_000, '2025-01-01', 500);
+    await gift(org.chapter, 3, 3_000, '2025-02-01');
+    // A gift late in the evening west of UTC belongs to the next UTC day, as in the list's filter.
+    await t.db.insert(donations).values({
+      organization_id: org.parent,
+      status_id: 4,
+      amount_cents: 4_000,
+      donated_at: new Date('2025-03-01T23:30:00-05:00'),
+    });
+    expect(await totals()).toBe(await truth());
+    const [first] = await t.db.select().from(donations).where(eq(donations.amount_cents, 1_000));
+    await t.db
+      .update(donations)
+      .set({ status_id: 4 })
+      .where(eq(donations.id, first?.id ?? 0));
+    await t.db.update(donations).set({ silenced: true }); // counts nothing: changes nothing
+    await t.db
+      .update(donations)
+      .set({ amount_cents: 9_999, donated_at: new Date('2025-06-30T12:00:00Z') })
+      .where(eq(donations.amount_cents, 2_000));
+    await t.db.update(donations).set({ organization_id: org.other }).where(eq(donations.amount_cents, 3_000));
+    expect(await totals()).toBe(await truth());
+    await t.db.delete(donations).where(inArray(donations.amount_cents, [9_999, 4_000]));
+    expect(await totals()).toBe(await truth());
+    const result = await statistics(t.db, org.parent, { from: '2025-01-01', to: '2025-12-31' });
+    expect(result.engaged_submitted).toEqual({ count: 1, sum: 10, matched: 5 });
+    expect(result.donor_contacted.count).toBe(0);
   });
 
   it('defaults to Jan 1 of this year to today', async () => {
