@@ -5,6 +5,7 @@
  * - the Matching Overview call (GET /api/organization/{id}/statistics) p50/p95 for Hope Harbor
  *   with its chapters (a third of all matches) over several ranges, beside the same SQL replayed
  *   directly, and the overhead ratio;
+ * - the figures below the tiles (GET .../statistics/insights) p50/p95 over the same ranges;
  * - a full report download (csv-token?report_id= then the streamed file) sorted by id and by
  *   donor name: time, rows, bytes and peak memory.
  *
@@ -119,6 +120,20 @@ for (const [label, from, to] of ranges) {
   const p50 = percentile(api, 50);
   console.log(
     `${label.padEnd(28)} ${ms(p50).padStart(9)} ${ms(percentile(api, 95)).padStart(10)} ${ms(percentile(direct, 50)).padStart(10)} ${(p50 / percentile(direct, 50)).toFixed(2).padStart(8)}`,
+  );
+}
+
+console.log(
+  '\nBelow the tiles: GET /api/organization/{id}/statistics/insights (trend, ageing, top companies)',
+);
+console.log('range                         api p50    api p95');
+for (const [label, from, to] of ranges) {
+  const url = `/api/organization/${orgId}/statistics/insights?from=${from}&to=${to}`;
+  const check = await app.request(url, { headers });
+  if (check.status !== 200) throw new Error(`${label}: ${check.status} ${await check.text()}`);
+  const api = await time(async () => (await app.request(url, { headers })).text());
+  console.log(
+    `${label.padEnd(28)} ${ms(percentile(api, 50)).padStart(9)} ${ms(percentile(api, 95)).padStart(10)}`,
   );
 }
 

@@ -206,44 +206,53 @@ export async function insights(
   const from = query.from ?? format(startOfYear(now), 'yyyy-MM-dd');
   const to = query.to ?? now.toISOString().slice(0, 10);
   if (from > to) throw new HttpError(400, 'from must be on or before to');
-  const { base } = await donationFilterConditions(db, orgId, {
+  const { base, orgIds } = await donationFilterConditions(db, orgId, {
     'filters[dateFrom]': from,
     'filters[dateTo]': to,
   });
   const submitted = inArray(donations.status_id, [...statusGroups.engaged_submitted.statuses]);
-  const month = sql<string>`to_char(${donations.donated_at} at time zone 'UTC', 'YYYY-MM')`;
-  const age = sql`(${to}::date - (${donations.donated_at} at time zone 'UTC')::date)`;
+  // The trend and the ageing read the running totals by day (as the overview does); only the
+  // companies need the matches themselves.
+  const days = and(
+    inArray(donationDayStats.organization_id, orgIds),
+    gte(donationDayStats.day, from),
+    lte(donationDayStats.day, to),
+  );
+  const daySubmitted = inArray(donationDayStats.status_id, [...statusGroups.engaged_submitted.statuses]);
+  const month = sql<string>`to_char(${donationDayStats.day}, 'YYYY-MM')`;
+  const age = sql`(${to}::date - ${donationDayStats.day})`;
   const company = sql<string>`coalesce(${companies.name}, nullif(trim(${donations.company_name}), ''))`;
   const [months, ageing, top] = await Promise.all([
     db
       .select({
         month,
-        requested: sql<number>`coalesce(sum(${donations.matched_cents}), 0)::bigint`,
-        submitted: sql<number>`coalesce(sum(${donations.matched_cents}) filter (where ${submitted}), 0)::bigint`,
-        count: sql<number>`count(*)::int`,
+        requested: sql<number>`coalesce(sum(${donationDayStats.matched_cents}), 0)::bigint`,
+        submitted: sql<number>`coalesce(sum(${donationDayStats.matched_cents}) filter (where ${daySubmitted}), 0)::bigint`,
+        count: sql<number>`coalesce(sum(${donationDayStats.count}), 0)::int`,
       })
-      .from(donations)
-      .where(and(...base))
+      .from(donationDayStats)
+      .where(days)
       .groupBy(month)
+      .having(sql`sum(${donationDayStats.count}) > 0`)
       .orderBy(month),
     db
       .select({
         bucket: sql<string>`case when ${age} <= 30 then '0-30' when ${age} <= 90 then '31-90' else '90+' end`,
-        status_id: donations.status_id,
-        count: sql<number>`count(*)::int`,
-        matched: sql<number>`coalesce(sum(${donations.matched_cents}), 0)::bigint`,
+        status_id: donationDayStats.status_id,
+        count: sql<number>`coalesce(sum(${donationDayStats.count}), 0)::int`,
+        matched: sql<number>`coalesce(sum(${donationDayStats.matched_cents}), 0)::bigint`,
       })
-      .from(donations)
+      .from(donationDayStats)
       .where(
         and(
-          ...base,
-          inArray(donations.status_id, [
+          days,
+          inArray(donationDayStats.status_id, [
             ...statusGroups.donor_contacted.statuses,
             ...statusGroups.npo_verify.statuses,
           ]),
         ),
       )
-      .groupBy(sql`1`, donations.status_id),
+      .groupBy(sql`1`, donationDayStats.status_id),
     db
       .select({
         name: company,
