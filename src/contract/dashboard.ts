@@ -155,12 +155,21 @@ export const InsightsResponse = z.object({
       npo_verify: z.object({ count: z.number(), matched: z.number() }),
     }),
   ),
+  /**
+   * Submitted matches not yet completed, by the month their company is expected to pay: the day
+   * they were submitted plus the company's typical payout delay (the median days from Submitted
+   * to Match Completed over its past matches, from 3 of them; otherwise 60 days). Overdue ones
+   * count in the current month.
+   */
+  forecast: z.array(z.object({ month: z.string(), expected: z.number(), count: z.number() })),
   /** The companies with the most requested match dollars, and how much of it reached Submitted. */
   companies: z.array(
     z.object({ name: z.string(), requested: z.number(), submitted: z.number(), count: z.number() }),
   ),
 });
 export type InsightsResponse = z.infer<typeof InsightsResponse>;
+/** The payout delay assumed for a company with fewer than 3 completed matches to learn from. */
+export const defaultPayoutDays = 60;
 export const insightsPath = (orgId: number) => `/api/organization/${orgId}/statistics/insights`;
 export const ageingBuckets = [
   { bucket: '0-30', label: '0–30 days', minDays: 0, maxDays: 30 },

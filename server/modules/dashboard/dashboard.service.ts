@@ -2,6 +2,7 @@ import { format, startOfYear } from 'date-fns';
 import { and, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import {
   ageingBuckets,
+  defaultPayoutDays,
   type FeatureRequestBody,
   type FeatureRequestCounts,
   featureOptions,
@@ -14,7 +15,13 @@ import {
 } from '../../../src/contract/dashboard.ts';
 import { type StatusGroup, statusGroupIds, statusGroups } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import { companies, donationDayStats, donations, organizations } from '../../db/schema.ts';
+import {
+  companies,
+  donationDayStats,
+  donationStatusHistory,
+  donations,
+  organizations,
+} from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { donationFilterConditions } from '../donations/donations.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
@@ -222,7 +229,7 @@ export async function insights(
   const month = sql<string>`to_char(${donationDayStats.day}, 'YYYY-MM')`;
   const age = sql`(${to}::date - ${donationDayStats.day})`;
   const company = sql<string>`coalesce(${companies.name}, nullif(trim(${donations.company_name}), ''))`;
-  const [months, ageing, top] = await Promise.all([
+  const [months, ageing, top, forecast] = await Promise.all([
     db
       .select({
         month,
@@ -266,6 +273,7 @@ export async function insights(
       .groupBy(company)
       .orderBy(sql`2 desc`, company)
       .limit(10),
+    forecastRows(db, base, now),
   ]);
   const empty = () => ({ count: 0, matched: 0 });
   const buckets = ageingBuckets.map((b) => ({
@@ -292,6 +300,7 @@ export async function insights(
       count: Number(m.count),
     })),
     ageing: buckets,
+    forecast,
     companies: top.map((c) => ({
       name: c.name,
       requested: Number(c.requested) / 100,
@@ -299,4 +308,35 @@ export async function insights(
       count: Number(c.count),
     })),
   };
+}
+
+/**
+ * Submitted (not completed) matches by the month their company should pay: the time they were
+ * last submitted plus the company's median Submitted-to-Completed days, learned from its
+ * completed matches (any organization's: a company pays everyone on its own schedule; only the
+ * median is read), from 3 of them, else the default. Overdue payments count in the current month.
+ */
+async function forecastRows(db: Queryable, base: SQL[], now: Date) {
+  const awaiting = [4, 28];
+  const submittedAt = sql`coalesce((select max(${donationStatusHistory.at}) from ${donationStatusHistory}
+      where ${donationStatusHistory.donation_id} = ${donations.id} and ${donationStatusHistory.to_status_id} in (4, 28)), ${donations.updated_at})`;
+  const delay = sql`(select percentile_cont(0.5) within group (order by extract(epoch from done.at - sent.at) / 86400)
+      from ${donations} as past
+      join ${donationStatusHistory} as sent on sent.donation_id = past.id and sent.to_status_id = 4
+      join ${donationStatusHistory} as done on done.donation_id = past.id and done.to_status_id = 1 and done.at >= sent.at
+      where past.company_id = ${donations.company_id}
+      having count(*) >= 3)`;
+  const expected = sql`greatest(${submittedAt} + coalesce(${delay}, ${defaultPayoutDays}) * interval '1 day', ${now.toISOString()}::timestamptz)`;
+  const month = sql<string>`to_char(${expected} at time zone 'UTC', 'YYYY-MM')`;
+  const rows = await db
+    .select({
+      month,
+      expected: sql<number>`coalesce(sum(${donations.matched_cents}), 0)::bigint`,
+      count: sql<number>`count(*)::int`,
+    })
+    .from(donations)
+    .where(and(...base, inArray(donations.status_id, awaiting)))
+    .groupBy(sql`1`)
+    .orderBy(sql`1`);
+  return rows.map((r) => ({ month: r.month, expected: Number(r.expected) / 100, count: Number(r.count) }));
 }

@@ -2,10 +2,10 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { statusGroupIds, statusGroups } from '../../../src/contract/statuses.ts';
 import { queryRows } from '../../db/rows.ts';
-import { donations, organizations } from '../../db/schema.ts';
+import { companies, donationStatusHistory, donations, organizations } from '../../db/schema.ts';
 import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
-import { statistics, tiers } from './dashboard.service.ts';
+import { insights, statistics, tiers } from './dashboard.service.ts';
 
 let t: TestContext;
 const token: Record<string, string> = {};
@@ -252,6 +252,69 @@ describe('the figures below the tiles', () => {
     expect(res.json.companies).toEqual([
       { name: 'Acme', requested: 400, submitted: 100, count: 2 },
       { name: 'Globex', requested: 50, submitted: 0, count: 1 },
+    ]);
+  });
+});
+
+describe('the forecast of matching payments', () => {
+  it("puts each submitted match in the month its company should pay, learning the company's delay", async () => {
+    const [slow] = await t.db
+      .insert(companies)
+      .values({ name: `Slow Payer ${Date.now()}` })
+      .returning();
+    const [unknown] = await t.db
+      .insert(companies)
+      .values({ name: `New Payer ${Date.now()}` })
+      .returning();
+    const match = async (values: Partial<typeof donations.$inferInsert>) => {
+      const [row] = await t.db
+        .insert(donations)
+        .values({
+          organization_id: org.parent,
+          status_id: 4,
+          amount_cents: 10_000,
+          matched_cents: 10_000,
+          donated_at: new Date('2025-01-05T12:00:00Z'),
+          ...values,
+        })
+        .returning();
+      return row?.id ?? 0;
+    };
+    const history = async (donationId: number, status: number, at: string) =>
+      t.db
+        .insert(donationStatusHistory)
+        .values({ donation_id: donationId, to_status_id: status, at: new Date(`${at}T12:00:00Z`) });
+    // Three completed matches of another organization teach the company's delay: 30, 40 and 50 days (median 40).
+    for (const [sent, done] of [
+      ['2024-01-01', '2024-01-31'],
+      ['2024-02-01', '2024-03-12'],
+      ['2024-03-01', '2024-04-20'],
+    ] as const) {
+      const id = await match({
+        organization_id: org.other,
+        status_id: 1,
+        company_id: slow?.id ?? null,
+        donated_at: new Date('2024-01-01T00:00:00Z'),
+      });
+      await history(id, 4, sent);
+      await history(id, 1, done);
+    }
+    const learned = await match({ company_id: slow?.id ?? null, matched_cents: 20_000 });
+    await history(learned, 4, '2025-03-10'); // + 40 days: 2025-04-19
+    const fallback = await match({ company_id: unknown?.id ?? null, matched_cents: 30_000 });
+    await history(fallback, 4, '2025-03-01'); // + 60 days (no history to learn from): 2025-04-30
+    const overdue = await match({ company_id: unknown?.id ?? null, matched_cents: 5_000 });
+    await history(overdue, 4, '2025-01-06'); // + 60 days: 2025-03-07, before today: this month
+    await match({ status_id: 2, matched_cents: 99_900 }); // not submitted: not forecast
+    const result = await insights(
+      t.db,
+      org.parent,
+      { from: '2025-01-01', to: '2025-03-15' },
+      new Date('2025-03-15T12:00:00Z'),
+    );
+    expect(result.forecast).toEqual([
+      { month: '2025-03', expected: 50, count: 1 },
+      { month: '2025-04', expected: 500, count: 2 },
     ]);
   });
 });

@@ -32,6 +32,11 @@ export function FeatureRequests({
   const [choice, setChoice] = useState<string | null>(() => featureOf(organization?.custom));
   const [saving, setSaving] = useState(false);
   const id = useId();
+  // The organization may arrive or be refreshed after the card shows: its saved choice wins then.
+  const saved = featureOf(organization?.custom);
+  useEffect(() => {
+    if (saved) setChoice(saved);
+  }, [saved]);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();

@@ -109,6 +109,45 @@ export function Insights({ organizationId, from, to }: { organizationId: number;
       </div>
       <div className="insights__scroll">
         <table className="insights__table">
+          <caption>Expected payments by month</caption>
+          <thead>
+            <tr>
+              <th scope="col">Month</th>
+              <th scope="col" className="numeric">
+                Expected match
+              </th>
+              <th scope="col" className="numeric">
+                Matches
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.forecast.length === 0 ? (
+              <tr>
+                <td colSpan={3}>No submitted matches awaiting payment in these dates.</td>
+              </tr>
+            ) : (
+              data.forecast.map((f) => (
+                <tr key={f.month}>
+                  <th scope="row">{format(parseISO(`${f.month}-01`), 'MMM yyyy')}</th>
+                  <td className="numeric">
+                    <a href={donationsLink({ ...range, group: 'engaged_submitted' })}>
+                      {formatAmount(f.expected)}
+                    </a>
+                  </td>
+                  <td className="numeric">{f.count.toLocaleString('en-US')}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+        <p className="muted">
+          From the day each match was submitted and its company's usual time to pay (60 days when the company
+          has not paid 3 matches yet).
+        </p>
+      </div>
+      <div className="insights__scroll">
+        <table className="insights__table">
           <caption>
             Open requests by age (days since the gift, to {format(parseISO(data.to), 'MMM dd, yyyy')})
           </caption>
