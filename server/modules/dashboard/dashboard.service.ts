@@ -15,13 +15,8 @@ import {
 } from '../../../src/contract/dashboard.ts';
 import { type StatusGroup, statusGroupIds, statusGroups } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import {
-  companies,
-  donationDayStats,
-  donationStatusHistory,
-  donations,
-  organizations,
-} from '../../db/schema.ts';
+import { queryRows } from '../../db/rows.ts';
+import { companies, donationDayStats, donations, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { donationFilterConditions } from '../donations/donations.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
@@ -317,26 +312,38 @@ export async function insights(
  * median is read), from 3 of them, else the default. Overdue payments count in the current month.
  */
 async function forecastRows(db: Queryable, base: SQL[], now: Date) {
-  const awaiting = [4, 28];
-  const submittedAt = sql`coalesce((select max(${donationStatusHistory.at}) from ${donationStatusHistory}
-      where ${donationStatusHistory.donation_id} = ${donations.id} and ${donationStatusHistory.to_status_id} in (4, 28)), ${donations.updated_at})`;
-  const delay = sql`(select percentile_cont(0.5) within group (order by extract(epoch from done.at - sent.at) / 86400)
-      from ${donations} as past
-      join ${donationStatusHistory} as sent on sent.donation_id = past.id and sent.to_status_id = 4
-      join ${donationStatusHistory} as done on done.donation_id = past.id and done.to_status_id = 1 and done.at >= sent.at
-      where past.company_id = ${donations.company_id}
-      having count(*) >= 3)`;
-  const expected = sql`greatest(${submittedAt} + coalesce(${delay}, ${defaultPayoutDays}) * interval '1 day', ${now.toISOString()}::timestamptz)`;
-  const month = sql<string>`to_char(${expected} at time zone 'UTC', 'YYYY-MM')`;
-  const rows = await db
-    .select({
-      month,
-      expected: sql<number>`coalesce(sum(${donations.matched_cents}), 0)::bigint`,
-      count: sql<number>`count(*)::int`,
-    })
-    .from(donations)
-    .where(and(...base, inArray(donations.status_id, awaiting)))
-    .groupBy(sql`1`)
-    .orderBy(sql`1`);
+  // Each step reads only what it needs: the awaiting matches (the overview's conditions), when
+  // each was last submitted, and the delays of just their companies, each learned once.
+  const rows = await queryRows<{ month: string; expected: string | number; count: string | number }>(
+    db,
+    sql`with awaiting as (
+          select ${donations.id} as id, ${donations.company_id} as company_id,
+                 ${donations.matched_cents} as matched_cents, ${donations.updated_at} as updated_at
+            from ${donations}
+           where ${and(...base, inArray(donations.status_id, [4, 28]))}
+        ), sent as (
+          select h.donation_id, max(h.at) as at
+            from donation_status_history h join awaiting a on a.id = h.donation_id
+           where h.to_status_id in (4, 28)
+           group by h.donation_id
+        ), delays as (
+          select past.company_id,
+                 percentile_cont(0.5) within group (order by extract(epoch from done.at - submitted.at) / 86400) as days
+            from donations past
+            join donation_status_history submitted on submitted.donation_id = past.id and submitted.to_status_id = 4
+            join donation_status_history done on done.donation_id = past.id and done.to_status_id = 1 and done.at >= submitted.at
+           where past.company_id in (select distinct company_id from awaiting where company_id is not null)
+           group by past.company_id
+          having count(*) >= 3
+        )
+        select to_char(greatest(coalesce(sent.at, a.updated_at) + coalesce(delays.days, ${defaultPayoutDays}) * interval '1 day',
+                                ${now.toISOString()}::timestamptz) at time zone 'UTC', 'YYYY-MM') as month,
+               coalesce(sum(a.matched_cents), 0) as expected, count(*) as count
+          from awaiting a
+          left join sent on sent.donation_id = a.id
+          left join delays on delays.company_id = a.company_id
+         group by 1
+         order by 1`,
+  );
   return rows.map((r) => ({ month: r.month, expected: Number(r.expected) / 100, count: Number(r.count) }));
 }
