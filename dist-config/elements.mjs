@@ -19,4 +19,5 @@ export const elementNames = [
   'twofold-integrations',
   'twofold-webhooks',
   'twofold-template-editor',
+  'twofold-report-builder',
 ];

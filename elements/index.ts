@@ -14,6 +14,7 @@ export { TwofoldMatchRequest } from './twofold-match-request.ts';
 export { TwofoldOrgPicker } from './twofold-org-picker.ts';
 export { TwofoldOrganizationDetails } from './twofold-organization-details.ts';
 export { TwofoldRegistration } from './twofold-registration.ts';
+export { TwofoldReportBuilder } from './twofold-report-builder.ts';
 export { TwofoldResetPassword } from './twofold-reset-password.ts';
 export { TwofoldSidebar } from './twofold-sidebar.ts';
 export { TwofoldTemplateEditor } from './twofold-template-editor.ts';

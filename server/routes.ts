@@ -5,6 +5,7 @@ import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { captchaRoutes } from './modules/captcha/captcha.routes.ts';
 import { companiesRoutes } from './modules/companies/companies.routes.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { donationsRoutes } from './modules/donations/donations.routes.ts';
 import { donationsIoRoutes } from './modules/donations/donations-io.routes.ts';
 import { donorRoutes } from './modules/donor/donor.routes.ts';
@@ -15,6 +16,7 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
 import { publicApiDocsRoutes, publicApiRoutes } from './modules/public-api/public-api.routes.ts';
 import { registrationRoutes } from './modules/registration/registration.routes.ts';
+import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { emailActionRoutes, templatesRoutes } from './modules/templates/templates.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -50,6 +52,8 @@ export const routes: readonly AnyRoute[] = [
   ...billingRoutes,
   ...templatesRoutes,
   ...emailActionRoutes,
+  ...dashboardRoutes,
+  ...reportsRoutes,
   ...systemRoutes,
   ...apiKeysRoutes,
   ...webhooksRoutes,

@@ -260,6 +260,7 @@ function App() {
             <Route path="webhooks" element={<twofold-webhooks />} />
             <Route path="email-templates" element={<twofold-template-editor key="cards" />} />
             <Route path="email-customization" element={<EmailCustomizationPage />} />
+            <Route path="reports" element={<twofold-report-builder />} />
             <Route path="stripe-setup" element={<twofold-billing key="stripe-setup" view="stripe-setup" />} />
             <Route path="*" element={<NotFound />} />
           </Route>

@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -378,6 +380,8 @@ export const donations = pgTable(
   (t) => [
     // The list's orders within an organization, tie-broken by id (see pageInIndexOrder).
     index('donations_org_donated_idx').on(t.organization_id, t.donated_at.desc(), t.id.desc()),
+    // Also donations_org_donated_stats_idx (organization_id, donated_at) INCLUDE (status_id,
+    // amount_cents, matched_cents), for the dashboard's statistics: a custom migration (0014).
     index('donations_org_amount_idx').on(t.organization_id, t.amount_cents, t.id),
     index('donations_org_status_idx').on(t.organization_id, t.status_id),
     index('donations_donor_idx').on(t.donor_id),
@@ -800,4 +804,52 @@ export const scheduledJobs = pgTable(
     index('scheduled_jobs_donation_idx').on(t.donation_id),
     check('scheduled_jobs_status_values', sql`${t.status} in ('pending', 'done', 'cancelled', 'failed')`),
   ],
+);
+
+/**
+ * spec (part 2, section 3, Report): a saved download of an organization's matches. `columns` is
+ * a list of [column id, display name] pairs (jsonb does not keep an object's key order, and the
+ * order is the file's). Personal reports are their author's; the others are shared (section 6).
+ */
+export const reports = pgTable(
+  'reports',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    scope: text('scope').notNull().default('personal'),
+    columns: jsonb('columns').$type<Array<[string, string]>>().notNull(),
+    filters: jsonb('filters').$type<Record<string, unknown>>().notNull().default({}),
+    sort_field: text('sort_field').notNull().default('donations.id'),
+    ascending: boolean('ascending').notNull().default(true),
+    downloads: integer('downloads').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    index('reports_org_idx').on(t.organization_id, t.id),
+    check('reports_scope_values', sql`${t.scope} in ('personal', 'organization', 'full_org')`),
+  ],
+);
+
+/**
+ * The Matching Overview's running totals: per organization, UTC day of donation and status, how
+ * many matches and their amounts. Kept by statement-level triggers on donations (custom
+ * migration 0015), so the overview sums a few hundred rows instead of scanning every match of a
+ * year. No foreign key: an organization's deletion cascades to its donations, whose trigger
+ * brings these rows to zero.
+ */
+export const donationDayStats = pgTable(
+  'donation_day_stats',
+  {
+    organization_id: integer('organization_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    status_id: integer('status_id').notNull(),
+    count: integer('count').notNull().default(0),
+    amount_cents: bigint('amount_cents', { mode: 'number' }).notNull().default(0),
+    matched_cents: bigint('matched_cents', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organization_id, t.day, t.status_id] })],
 );

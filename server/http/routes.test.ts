@@ -89,6 +89,8 @@ describe('the route table', () => {
         ['get /api/organization/:id/billing-portal', 'access', 'admin'],
         // A five-minute link made by GET csv-token, read on the organization it names.
         ['get /api/donation/:id/csv', 'csv-link', 'read'],
+        // The same kind of link to a saved report's file, read on the report's organization.
+        ['get /api/reports/:id/download', 'csv-link', 'read'],
       ].sort(),
     );
   });

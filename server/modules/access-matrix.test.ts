@@ -14,6 +14,7 @@ import {
   notifees,
   organizations,
   permissions,
+  reports,
   users,
   webhookDeliveries,
   webhooks,
@@ -39,7 +40,14 @@ const storage = memoryStorage();
 const tokens: Record<string, string | undefined> = {};
 const orgIds = { hopeHarbor: 0, northShore: 0 };
 
-type Request = { method: string; path: string; body?: unknown; form?: FormData };
+type Request = {
+  method: string;
+  path: string;
+  body?: unknown;
+  form?: FormData;
+  /** A tokenInQuery 'csv-link' route: what the link stands for (default: the list's filters). */
+  linkData?: Record<string, unknown>;
+};
 /**
  * The level the route must need (pinned here, so loosening a route's declaration fails), and a
  * valid request. `success` is the status a permitted call answers when it is not a 2xx (the
@@ -221,6 +229,20 @@ async function importForm(orgId: number, upload: boolean) {
   return form;
 }
 
+/** A shared report of the organization (a personal one is its author's alone). */
+async function storedReport(orgId: number) {
+  const [row] = await t.db
+    .insert(reports)
+    .values({
+      organization_id: orgId,
+      name: 'Matrix Report',
+      scope: 'organization',
+      columns: [['donations.id', 'ID']],
+    })
+    .returning();
+  return row?.id ?? 0;
+}
+
 const donationBody = () => ({
   donated_at: '2025-03-01 12:00:00',
   amount: 50,
@@ -361,6 +383,51 @@ const samples: Record<string, Sample> = {
   'get /api/notification/:id/preview': {
     level: 'read',
     request: async (id) => ({ path: `/api/notification/${await storedNotification(id)}/preview` }),
+  },
+  'get /api/organization/:id/statistics': {
+    level: 'read',
+    request: async (id) => ({
+      path: `/api/organization/${id}/statistics?from=2025-01-01&to=2025-12-31&report=by_status`,
+    }),
+  },
+  'get /api/organization/:id/statistics/tiers': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/statistics/tiers?since=2025-01-01T00:00:00Z` }),
+  },
+  'get /api/organization/:id/statistics/insights': {
+    level: 'read',
+    request: async (id) => ({
+      path: `/api/organization/${id}/statistics/insights?from=2025-01-01&to=2025-12-31`,
+    }),
+  },
+  'put /api/organization/:id/feature-request': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/organization/${id}/feature-request`,
+      body: { feature: 'better-reporting' },
+    }),
+  },
+  'get /api/organization/:id/reports': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/reports` }),
+  },
+  'post /api/organization/:id/reports': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/organization/${id}/reports`,
+      body: { name: `Report ${next()}`, scope: 'organization', columns: { 'donations.id': 'ID' } },
+    }),
+  },
+  'delete /api/reports/:id': {
+    level: 'write',
+    request: async (id) => ({ path: `/api/reports/${await storedReport(id)}` }),
+  },
+  'get /api/reports/:id/download': {
+    level: 'read',
+    request: async (id) => {
+      const report = await storedReport(id);
+      return { path: `/api/reports/${report}/download`, linkData: { report, format: 'csv' } };
+    },
   },
   'post /api/organization/:id/donation/import-file/Test': {
     level: 'write',
@@ -524,7 +591,7 @@ async function send(route: AnyRoute, orgId: number, request: Request, token: str
       const userId = (await verifyToken(t.config.jwtSecret, 'access', token))?.subject ?? '0';
       credential = await signToken(t.config.jwtSecret, 'csv-link', userId, {
         org: orgId,
-        data: { filters: {} },
+        data: request.linkData ?? { filters: {} },
       });
     }
     const joiner = request.path.includes('?') ? '&' : '?';
@@ -572,6 +639,7 @@ async function snapshot(orgId: number) {
       sql`select w.id, w.url, w.token, w.event, (select count(*) from webhook_deliveries d where d.webhook_id = w.id and d.status = 'pending') as pending from webhooks w where organization_id = ${orgId} order by id`,
     ),
     table(sql`select * from email_templates where organization_id = ${orgId} and version > 0 order by id`),
+    table(sql`select * from reports where organization_id = ${orgId} order by id`),
   ]);
 }
 

@@ -15,6 +15,8 @@ export interface TwofoldEventDetails {
   'twofold-organization-change': { id: number; name: string };
   /** The sidebar was collapsed to icons or expanded. */
   'twofold-sidebar-toggle': { collapsed: boolean };
+  /** A report download is about to open its link; preventDefault() to handle it yourself. */
+  'twofold-request-download': { url: string; reportId: number };
 }
 export type TwofoldEventName = keyof TwofoldEventDetails;
 export type TwofoldEvent<K extends TwofoldEventName> = CustomEvent<TwofoldEventDetails[K]>;
@@ -26,6 +28,7 @@ declare global {
     'twofold-password-reset': TwofoldEvent<'twofold-password-reset'>;
     'twofold-organization-change': TwofoldEvent<'twofold-organization-change'>;
     'twofold-sidebar-toggle': TwofoldEvent<'twofold-sidebar-toggle'>;
+    'twofold-request-download': TwofoldEvent<'twofold-request-download'>;
   }
 }
 

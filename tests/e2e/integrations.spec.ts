@@ -87,8 +87,9 @@ test('the Widget guide offers the embeddable elements from custom-elements.json,
   await page.getByRole('button', { name: 'Copy snippet' }).click();
   await expectNoAxeViolations(page);
   await page.screenshot({ path: '.tmp/widget-guide-1280.png', fullPage: true });
+  // On a phone the sidebar is a drawer behind the menu button.
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.getByRole('button', { name: 'Collapse sidebar' }).click();
+  await expect(page.getByRole('button', { name: 'Open menu' })).toBeVisible();
   await page.screenshot({ path: '.tmp/widget-guide-390.png', fullPage: true });
   const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(sideways).toBeLessThanOrEqual(0);
@@ -214,8 +215,8 @@ test('a partner posts a gift with an API key (once, though sent twice) and a web
     ] as const) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      // On a phone the shell's sidebar is collapsed to its icons (it does not collapse itself).
-      await page.getByRole('button', { name: 'Collapse sidebar' }).click();
+      // On a phone the shell's sidebar is a drawer behind the menu button.
+      await expect(page.getByRole('button', { name: 'Open menu' })).toBeVisible();
       await page.screenshot({ path: `.tmp/${name}-390.png`, fullPage: true });
       const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(sideways, `${path} scrolls sideways at 390 px`).toBeLessThanOrEqual(0);

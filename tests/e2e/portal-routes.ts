@@ -42,6 +42,7 @@ export const portalRoutes: readonly PortalRoute[] = [
     signedIn: true,
     ready: 'Settings',
   },
+  { name: 'reports', path: '/portal/reports', signedIn: true, ready: 'My Reports' },
   { name: 'email-templates', path: '/portal/email-templates', signedIn: true, ready: 'CSR vendor portal' },
   {
     name: 'email-customization',

@@ -7,8 +7,10 @@ import {
   maxImportBytes,
 } from '../../../src/contract/donation-import.ts';
 import { DonationListQuery, donationMessages } from '../../../src/contract/donations.ts';
+import { reportFormats } from '../../../src/contract/reports.ts';
 import { IdParams, orgFromIdParam } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
+import { reportLink } from '../reports/reports.service.ts';
 import { donationOrganization } from './donations.service.ts';
 import { csvDownload, csvLink, csvMessages } from './export.ts';
 import { formFlag, testImport, uploadImport, uploadType } from './import.ts';
@@ -21,6 +23,15 @@ import { packetDownload } from './packet.ts';
 
 const error = (description: string) => ({ description, schema: MessageResponse });
 const tags = ['donations'];
+
+/**
+ * The csv-token query: the list's filters, or (spec: "GET /api/donation/{orgId}/csv-token?report_id={id}")
+ * a saved report of the organization, as CSV or (ours) XLSX.
+ */
+const CsvTokenQuery = z.extend(DonationListQuery, {
+  report_id: z.optional(z.string().check(z.regex(/^[0-9]{1,10}$/, 'report_id must be a report id'))),
+  format: z.optional(z.enum(reportFormats, 'format must be csv or xlsx')),
+});
 
 const CsvQuery = z.object({
   token: z.string().check(z.minLength(1, 'token is required'), z.maxLength(8192)),
@@ -78,13 +89,18 @@ export const donationsIoRoutes = [
       "A five-minute link to the CSV of the organization's matches (with its chapters'), for the list's filters; {id} is the organization",
     tags,
     params: IdParams,
-    query: DonationListQuery,
+    query: CsvTokenQuery,
     responses: {
       200: { description: 'The link to open', schema: z.object({ url: z.string() }) },
       400: error('Bad query'),
+      404: error('Report not found'),
     },
-    handler: ({ deps, params, query, user }) =>
-      csvLink(deps.db, deps.config.jwtSecret, user.id, params.id, query),
+    handler: ({ deps, params, query, user }) => {
+      const { report_id, format, ...filters } = query;
+      return report_id === undefined
+        ? csvLink(deps.db, deps.config.jwtSecret, user.id, params.id, filters)
+        : reportLink(deps.db, deps.config.jwtSecret, user.id, params.id, Number(report_id), format ?? 'csv');
+    },
   }),
   defineRoute({
     method: 'get',

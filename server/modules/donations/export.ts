@@ -139,30 +139,50 @@ export function exportDonationsCsv(
   filters: DonationListQuery,
   options: { batchSize?: number } = {},
 ): ReadableStream<Uint8Array> {
-  const batchSize = options.batchSize ?? csvBatchSize;
   let conditions: SQL[] | undefined;
-  let after: number | undefined;
+  return batchedCsvStream<ExportRow>(
+    [...csvColumns],
+    async (last, batchSize) => {
+      conditions ??= (await donationFilterConditions(db, orgId, filters)).all;
+      const keyset = last === undefined ? [] : [lt(donations.id, last.id)];
+      return db
+        .select(exportColumns)
+        .from(donations)
+        .innerJoin(organizations, eq(organizations.id, donations.organization_id))
+        .leftJoin(donors, eq(donors.id, donations.donor_id))
+        .leftJoin(companies, eq(companies.id, donations.company_id))
+        .where(and(...conditions, ...keyset))
+        .orderBy(desc(donations.id))
+        .limit(batchSize);
+    },
+    csvRecord,
+    options.batchSize,
+  );
+}
+
+/**
+ * A CSV file streamed in keyset-paginated batches: a UTF-8 BOM and the header first, then one
+ * batch per pull (`next` gets the previous batch's last row to continue after), so memory stays
+ * flat however many rows there are and the next query waits for the client to read. Shared by
+ * the donations export and the custom reports.
+ */
+export function batchedCsvStream<Row>(
+  header: string[],
+  next: (last: Row | undefined, batchSize: number) => Promise<Row[]>,
+  record: (row: Row) => string[],
+  batchSize = csvBatchSize,
+): ReadableStream<Uint8Array> {
+  let last: Row | undefined;
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        controller.enqueue(encoder.encode(`\uFEFF${stringify([[...csvColumns]])}`));
+        controller.enqueue(encoder.encode(`\uFEFF${stringify([header])}`));
       },
       async pull(controller) {
-        conditions ??= (await donationFilterConditions(db, orgId, filters)).all;
-        const keyset = after === undefined ? [] : [lt(donations.id, after)];
-        const rows: ExportRow[] = await db
-          .select(exportColumns)
-          .from(donations)
-          .innerJoin(organizations, eq(organizations.id, donations.organization_id))
-          .leftJoin(donors, eq(donors.id, donations.donor_id))
-          .leftJoin(companies, eq(companies.id, donations.company_id))
-          .where(and(...conditions, ...keyset))
-          .orderBy(desc(donations.id))
-          .limit(batchSize);
-        if (rows.length > 0) controller.enqueue(encoder.encode(stringify(rows.map(csvRecord))));
-        const last = rows.at(-1);
-        if (!last || rows.length < batchSize) controller.close();
-        else after = last.id;
+        const rows = await next(last, batchSize);
+        if (rows.length > 0) controller.enqueue(encoder.encode(stringify(rows.map(record))));
+        last = rows.at(-1);
+        if (last === undefined || rows.length < batchSize) controller.close();
       },
     },
     // One batch is buffered ahead at most: the next query waits for the client to read.

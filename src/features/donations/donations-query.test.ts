@@ -6,6 +6,7 @@ import {
   filterProblems,
   formatAmount,
   formatDonated,
+  linkedFilters,
   listQuery,
   nextSort,
   pageCount,
@@ -109,5 +110,16 @@ describe('the donations list display', () => {
     expect(pageCount(0)).toBe(1);
     expect(pageCount(50)).toBe(1);
     expect(pageCount(51)).toBe(2);
+  });
+});
+
+describe('a link into the donations list', () => {
+  it('opens with the status group and the dates it names, and ignores an unknown group', () => {
+    expect(linkedFilters('?status_group=npo_verify&dateFrom=2025-01-01&dateTo=2025-03-31&other=1')).toEqual({
+      filters: { dateFrom: '2025-01-01', dateTo: '2025-03-31', company: '', donor: '', minAmount: '' },
+      group: 'npo_verify',
+    });
+    expect(linkedFilters('?status_group=everything&company=Acme').group).toBeNull();
+    expect(linkedFilters('?company=Acme').filters.company).toBe('Acme');
   });
 });

@@ -71,6 +71,27 @@ export const statusTiles: ReadonlyArray<{ group: StatusGroup; constant: string; 
     label: statusGroups[group].label,
   }));
 
+/**
+ * The filters a link opens the list with (`?status_group=npo_verify&dateFrom=…&dateTo=…&company=…`),
+ * as the dashboard's figures link to the matches behind them. Anything else in the query is ignored.
+ */
+export function linkedFilters(search: string): { filters: DonationFilters; group: StatusGroup | null } {
+  const params = new URLSearchParams(search);
+  const text = (name: string) => params.get(name)?.slice(0, 200) ?? '';
+  const group = params.get('status_group');
+  return {
+    filters: {
+      ...emptyFilters,
+      dateFrom: text('dateFrom'),
+      dateTo: text('dateTo'),
+      company: text('company'),
+      donor: text('donor'),
+      minAmount: text('minAmount'),
+    },
+    group: (statusGroupIds as readonly string[]).includes(group ?? '') ? (group as StatusGroup) : null,
+  };
+}
+
 const amountPattern = /^\d{1,9}(\.\d{1,2})?$/;
 
 /** Problems with what was typed, by field: such a filter is not sent until it is fixed. */

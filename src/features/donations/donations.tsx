@@ -29,6 +29,7 @@ import {
   formatAmount,
   formatDonated,
   hasFilters,
+  linkedFilters,
   listQuery,
   nextSort,
   pageCount,
@@ -102,10 +103,17 @@ const columns: ReadonlyArray<{ label: string; sort?: DonationSortField; numeric?
 ];
 
 function DonationsList({ organizationId, canUpload }: { organizationId: number; canUpload: boolean }) {
-  // spec: the list opens on the last 90 days.
-  const [draft, setDraft] = useState<DonationFilters>(defaultFilters);
-  const [filters, setFilters] = useState<DonationFilters>(() => draft);
-  const [statusGroup, setStatusGroup] = useState<StatusGroup | null>(null);
+  // spec: the list opens on the last 90 days, unless a link (a dashboard figure) names the
+  // filters of the matches behind it.
+  const [linked] = useState(() => {
+    const fromLink = linkedFilters(globalThis.location?.search ?? '');
+    return fromLink.group !== null || hasFilters(fromLink.filters)
+      ? fromLink
+      : { filters: defaultFilters(), group: null };
+  });
+  const [draft, setDraft] = useState<DonationFilters>(linked.filters);
+  const [filters, setFilters] = useState<DonationFilters>(linked.filters);
+  const [statusGroup, setStatusGroup] = useState<StatusGroup | null>(linked.group);
   const [sort, setSort] = useState<DonationSort>(defaultSort);
   const [page, setPage] = useState(1);
   const [reloads, setReloads] = useState(0);

@@ -1,0 +1,222 @@
+import '../donations/donations-test-session.ts';
+// The session (a signed-in writer of organization 7) is in place before the bundles load.
+import '../../../dist/elements/twofold-dashboard.js';
+import '../../../dist/elements/twofold-toaster.js';
+import {
+  assert,
+  assertEqual,
+  axeViolations,
+  button,
+  byText,
+  control,
+  deepElements,
+  mount,
+  setValue,
+  waitFor,
+} from '../../../elements/browser-test-support.ts';
+import { type Call, json, mockApi, orgId } from '../donations/donations-test-support.ts';
+
+const groups = (sum: number, count: number) => ({
+  donor_contacted: { sum, count, matched: 0 },
+  npo_verify: { sum: 0, count: 0, matched: 0 },
+  engaged_submitted: { sum: 1234.56, count: 2, matched: 1234.56 },
+  no_response: { sum: 0, count: 0, matched: 0 },
+});
+const statistics = (from: string, to: string, sum = 1500, count = 3) => ({
+  ...groups(sum, count),
+  from,
+  to,
+  organizations: [{ id: orgId, name: 'Hope Harbor Foundation', groups: groups(sum, count) }],
+});
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const today = new Date();
+const todayDay = `${today.getFullYear()}-${pad(today.getMonth() + 1)}-${pad(today.getDate())}`;
+
+async function setup(handler: (call: Call) => Response | Promise<Response>) {
+  for (const el of document.querySelectorAll('twofold-dashboard, twofold-toaster')) el.remove();
+  const calls = mockApi((call) =>
+    call.path === `/api/organization/${orgId}/statistics/tiers`
+      ? json(200, {
+          since: call.search.get('since'),
+          tiers: [
+            { id: 'leadership', count: 1, sum: 5000 },
+            { id: 'mid_level', count: 2, sum: 600 },
+            { id: 'everyday', count: 0, sum: 0 },
+          ],
+        })
+      : handler(call),
+  );
+  const toaster = await mount('twofold-toaster');
+  const el = await mount('twofold-dashboard');
+  return { root: el.shadowRoot as ShadowRoot, toasts: toaster.shadowRoot as ShadowRoot, calls, el };
+}
+
+const statCalls = (calls: Call[]) => calls.filter((c) => c.path === `/api/organization/${orgId}/statistics`);
+const tileText = (root: ShadowRoot, group: string) =>
+  root.querySelector(`[data-group="${group}"]`)?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+
+describe('<twofold-dashboard> Matching Overview', () => {
+  it("shows 'Loading statistics...' at 254 px, then the four tiles for Jan 1 to today, in dollars", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { root, calls } = await setup(async (call) => {
+      if (call.path.endsWith('/statistics')) {
+        await held;
+        return json(200, statistics(call.search.get('from') ?? '', call.search.get('to') ?? ''));
+      }
+      return json(404, { message: 'Not found' });
+    });
+    const loading = await waitFor(() => byText(root, 'Loading statistics...'), 'the loading placeholder');
+    assertEqual(getComputedStyle(loading).minHeight, '254px', 'the placeholder height');
+    release();
+    await waitFor(() => root.querySelector('[data-group="engaged_submitted"]'), 'the tiles');
+    const [first] = statCalls(calls);
+    assertEqual(first?.search.get('from'), `${today.getFullYear()}-01-01`, 'from: Jan 1 of this year');
+    assertEqual(first?.search.get('to'), todayDay, 'to: today');
+    assertEqual(first?.search.get('report'), 'by_status', 'grouping');
+    assertEqual(
+      tileText(root, 'engaged_submitted'),
+      'Submitted$1,234.562 gifts, show these donations',
+      'a tile',
+    );
+    assertEqual(
+      tileText(root, 'donor_contacted'),
+      'Awaiting Submission$1,500.003 gifts, show these donations',
+      'a tile',
+    );
+    const link = root.querySelector('[data-group="npo_verify"] a')?.getAttribute('href');
+    assertEqual(
+      link,
+      `/portal/donations?status_group=npo_verify&dateFrom=${today.getFullYear()}-01-01&dateTo=${todayDay}`,
+      'the tile links to the filtered list',
+    );
+    assert(
+      byText(
+        root,
+        `Jan 01, ${today.getFullYear()} – ${today.toLocaleDateString('en-US', { month: 'short' })} ${pad(today.getDate())}, ${today.getFullYear()}`,
+      ),
+      'the range as MMM dd, yyyy',
+    );
+    // The unseen summary: what came in since the last look (a first look: the last 30 days).
+    const tiers = [...root.querySelectorAll('.tier-card')].map((c) => c.textContent);
+    assertEqual(
+      JSON.stringify(tiers),
+      JSON.stringify([
+        '$5,000.00Leadership gifts$1,000 and more1 Gifts',
+        '$600.00Mid-level gifts$250 to $999.992 Gifts',
+        '$0.00Everyday giftsUnder $2500 Gifts',
+      ]),
+      'the gift-tier cards',
+    );
+    const since = calls.find((c) => c.path.endsWith('/statistics/tiers'))?.search.get('since') ?? '';
+    assert(
+      Math.abs(Date.now() - 30 * 86_400_000 - Date.parse(since)) < 60_000,
+      'a first look covers 30 days',
+    );
+    assert(localStorage.getItem(`twofold-dashboard-seen-${orgId}`), 'the look is remembered');
+    // The cards fade in (spec: 0.5 s) under a veil, so contrast holds at any moment of it.
+    assertEqual(JSON.stringify(await axeViolations(root.host)), '[]', 'axe');
+  });
+
+  it('keeps the previous values when a reload fails, and only logs it', async () => {
+    let fail = false;
+    const logged: unknown[][] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => logged.push(args);
+    try {
+      const { root, calls } = await setup((call) => {
+        if (call.path.endsWith('/statistics'))
+          return fail ? json(500, { message: 'boom' }) : json(200, statistics('2025-01-01', '2025-05-01'));
+        return json(404, { message: 'Not found' });
+      });
+      await waitFor(() => root.querySelector('[data-group="engaged_submitted"]'), 'the tiles');
+      fail = true;
+      setValue(control<HTMLSelectElement>(root, 'Date range'), 'Last Month');
+      await waitFor(
+        () => statCalls(calls).length >= 2 && logged.some((args) => args[0] === 'Failed to load statistics'),
+        'the failed reload to be logged',
+      );
+      await waitFor(() => !byText(root, 'Loading statistics...'), 'loading to end');
+      assertEqual(
+        tileText(root, 'donor_contacted'),
+        'Awaiting Submission$1,500.003 gifts, show these donations',
+        'previous values',
+      );
+    } finally {
+      console.error = original;
+    }
+  });
+
+  it('ignores a custom From after To, and asks again for a valid one', async () => {
+    const { root, calls } = await setup((call) =>
+      call.path.endsWith('/statistics')
+        ? json(200, statistics(call.search.get('from') ?? '', call.search.get('to') ?? ''))
+        : json(404, { message: 'Not found' }),
+    );
+    await waitFor(() => root.querySelector('[data-group="engaged_submitted"]'), 'the tiles');
+    setValue(control<HTMLSelectElement>(root, 'Date range'), 'Custom Date Range');
+    const from = await waitFor(() => control<HTMLInputElement>(root, 'From'), 'the From field');
+    const before = statCalls(calls).length;
+    setValue(from, `${today.getFullYear() + 1}-01-01`);
+    await new Promise((r) => setTimeout(r, 50));
+    assertEqual(statCalls(calls).length, before, 'no call for an ignored From');
+    assertEqual(from.value, `${today.getFullYear()}-01-01`, 'From unchanged');
+    setValue(control(root, 'To'), `${today.getFullYear()}-01-31`);
+    await waitFor(
+      () => statCalls(calls).at(-1)?.search.get('to') === `${today.getFullYear()}-01-31`,
+      'the new range asked',
+    );
+  });
+});
+
+describe('<twofold-dashboard> Feature Requests', () => {
+  it('is disabled until an option is chosen, saves it and says so', async () => {
+    const { root, toasts, calls } = await setup((call) => {
+      if (call.path.endsWith('/statistics')) return json(200, statistics('2025-01-01', '2025-05-01'));
+      if (call.path.endsWith('/feature-request')) return json(200, { feature: 'more-filters' });
+      return json(404, { message: 'Not found' });
+    });
+    const submit = await waitFor(() => button(root, 'Submit'), 'the submit button');
+    assert(submit.disabled, 'disabled with no choice');
+    const option = deepElements(root).find(
+      (el): el is HTMLInputElement => el instanceof HTMLInputElement && el.value === 'more-filters',
+    );
+    option?.click();
+    await waitFor(() => !submit.disabled, 'enabled with a choice');
+    submit.click();
+    await waitFor(
+      () => byText(toasts, 'Your feature request has been saved successfully.'),
+      'the success toast',
+    );
+    assert(byText(toasts, 'Feature request submitted'), 'the toast title');
+    const put = calls.find((c) => c.path === `/api/organization/${orgId}/feature-request`);
+    assertEqual(put?.method, 'PUT', 'method');
+    assertEqual(JSON.stringify(put?.body), JSON.stringify({ feature: 'more-filters' }), 'body');
+  });
+
+  it("shows the spec's error toast when saving fails", async () => {
+    const { root, toasts } = await setup((call) => {
+      if (call.path.endsWith('/statistics')) return json(200, statistics('2025-01-01', '2025-05-01'));
+      return json(500, { message: 'boom' });
+    });
+    const option = await waitFor(
+      () =>
+        deepElements(root).find(
+          (el): el is HTMLInputElement => el instanceof HTMLInputElement && el.value === 'other',
+        ),
+      'the options',
+    );
+    option.click();
+    const submit = await waitFor(() => button(root, 'Submit'), 'submit');
+    await waitFor(() => !submit.disabled, 'enabled');
+    submit.click();
+    await waitFor(
+      () => byText(toasts, 'Failed to submit feature request. Please try again.'),
+      'the error toast',
+    );
+    assert(byText(toasts, 'Error'), 'the toast title');
+  });
+});

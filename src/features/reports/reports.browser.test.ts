@@ -1,0 +1,150 @@
+import '../donations/donations-test-session.ts';
+// The session (a signed-in writer of organization 7) is in place before the bundles load.
+import '../../../dist/elements/twofold-report-builder.js';
+import '../../../dist/elements/twofold-toaster.js';
+import {
+  assert,
+  assertEqual,
+  axeViolations,
+  button,
+  byText,
+  control,
+  errorTexts,
+  fill,
+  mount,
+  waitFor,
+} from '../../../elements/browser-test-support.ts';
+import type { Report } from '../../contract/reports.ts';
+import { type Call, json, mockApi, orgId } from '../donations/donations-test-support.ts';
+
+const report = (id: number, fields: Partial<Report> = {}): Report => ({
+  id,
+  name: `Report ${id}`,
+  scope: 'personal',
+  columns: { 'users.name': 'Donor', 'donations.amount': 'Amount' },
+  filters: { 'donations.amount': '>200', date_from: '2000-01-01', date_to: '2200-01-01' },
+  sort_field: 'donations.id',
+  ascending: true,
+  organization_id: orgId,
+  user_id: 1,
+  author: 'Wren Writer',
+  downloads: 4,
+  created_at: '2025-01-01T00:00:00Z',
+  updated_at: '2025-01-01T00:00:00Z',
+  ...fields,
+});
+
+async function setup(handler: (call: Call) => Response | Promise<Response>) {
+  for (const el of document.querySelectorAll('twofold-report-builder, twofold-toaster')) el.remove();
+  const calls = mockApi(handler);
+  const toaster = await mount('twofold-toaster');
+  const el = await mount('twofold-report-builder');
+  return { root: el.shadowRoot as ShadowRoot, toasts: toaster.shadowRoot as ShadowRoot, calls, el };
+}
+
+const listPath = `/api/organization/${orgId}/reports`;
+const standardApi = (call: Call) => {
+  if (call.path === listPath && call.method === 'GET')
+    return json(200, {
+      reports: [report(1)],
+      sharedReports: [report(2, { scope: 'organization', user_id: 9, author: 'Alex' })],
+    });
+  if (call.path === listPath && call.method === 'POST')
+    return json(200, { report: report(3, call.body as Partial<Report>) });
+  if (call.path.startsWith('/api/reports/') && call.method === 'DELETE')
+    return json(200, { message: 'Report deleted successfully' });
+  if (call.path === `/api/donation/${orgId}/csv-token`)
+    return json(200, { url: '/api/reports/1/download?token=abc' });
+  return json(404, { message: 'Not found' });
+};
+
+describe('<twofold-report-builder>', () => {
+  it("shows My Reports and the shared ones, 'Any' for the default dates; axe passes", async () => {
+    const { root } = await setup(standardApi);
+    await waitFor(() => byText(root, 'Report 1'), 'my report');
+    assert(byText(root, 'My Reports') && byText(root, 'Shared Reports'), 'both groups');
+    assert(byText(root, 'Report 2'), 'the shared report');
+    assert(byText(root, 'Dates: Any to Any'), "the 'Any' dates");
+    byText(root, 'Report 1')?.click();
+    await waitFor(() => byText(root, 'Amount: >200'), 'the details panel');
+    assert(byText(root, 'Donor (Donor Name), Amount'), 'the columns with their display names');
+    assertEqual(JSON.stringify(await axeViolations(root.host)), '[]', 'axe');
+  });
+
+  it('refuses an unnamed report without columns with the spec texts, then saves a valid one', async () => {
+    const { root, toasts, calls } = await setup(standardApi);
+    (await waitFor(() => button(root, 'New Report'), 'New Report')).click();
+    (await waitFor(() => button(root, 'Save Report'), 'the form')).click();
+    await waitFor(() => errorTexts(root).length === 2, 'two errors');
+    assertEqual(
+      JSON.stringify(errorTexts(root)),
+      JSON.stringify(['Report name is required', 'You must select at least one column']),
+      'errors',
+    );
+    assert(!calls.some((c) => c.method === 'POST'), 'nothing sent');
+    const nameLabel = [...root.querySelectorAll('label')].find((l) =>
+      l.textContent?.startsWith('Report name'),
+    );
+    fill(nameLabel?.control as HTMLInputElement, 'Big gifts');
+    control(root, 'Donor Name').click();
+    control(root, 'Company').click();
+    const amount = control(root, 'Amount filter');
+    assertEqual(amount.placeholder, '>200', 'the amount placeholder');
+    fill(amount, '>200');
+    button(root, 'Save Report')?.click();
+    await waitFor(() => byText(toasts, 'Report saved successfully'), 'the saved toast');
+    const post = calls.find((c) => c.method === 'POST');
+    const body = post?.body as Record<string, unknown>;
+    assertEqual(
+      JSON.stringify(body.columns),
+      JSON.stringify({ 'users.name': 'Donor Name', 'companies.name': 'Company' }),
+      'columns in order',
+    );
+    assertEqual((body.filters as Record<string, unknown>)['donations.amount'], '>200', 'amount filter');
+    assertEqual([body.sort_field, body.ascending].join(), 'donations.id,true', 'default sort');
+  });
+
+  it("copies with '(Copy)' and deletes after 'Are you sure you want to delete this report?'", async () => {
+    const { root, toasts, calls } = await setup(standardApi);
+    (await waitFor(() => button(root, 'Copy Report 1'), 'copy')).click();
+    await waitFor(() => calls.some((c) => c.method === 'POST'), 'the copy saved');
+    const copied = calls.find((c) => c.method === 'POST')?.body as { name: string; id: number } | undefined;
+    assertEqual(copied?.name, 'Report 1 (Copy)', 'copy name');
+    assertEqual(copied?.id, 0, 'a new report');
+    button(root, 'Delete Report 1')?.click();
+    await waitFor(() => byText(root, 'Are you sure you want to delete this report?'), 'the confirmation');
+    const confirm = [...root.querySelectorAll('dialog button')].find(
+      (b) => b.textContent?.trim() === 'Delete',
+    ) as HTMLButtonElement;
+    confirm.click();
+    await waitFor(() => byText(toasts, 'Report deleted successfully'), 'the deleted toast');
+    assert(
+      calls.some((c) => c.method === 'DELETE' && c.path === '/api/reports/1'),
+      'DELETE /api/reports/1',
+    );
+  });
+
+  it('downloads through csv-token?report_id= with the chosen file type', async () => {
+    const { root, toasts, calls, el } = await setup(standardApi);
+    let opened = '';
+    el.addEventListener('twofold-request-download', (event) => {
+      event.preventDefault();
+      opened = event.detail.url;
+    });
+    const type = await waitFor(() => control<HTMLSelectElement>(root, 'File type for Report 1'), 'the type');
+    type.value = 'xlsx';
+    type.dispatchEvent(new Event('change', { bubbles: true }));
+    button(root, 'Download Report 1')?.click();
+    await waitFor(() => byText(toasts, 'Report download started'), 'the download toast');
+    const token = calls.find((c) => c.path === `/api/donation/${orgId}/csv-token`);
+    assertEqual(token?.search.get('report_id'), '1', 'report_id');
+    assertEqual(token?.search.get('format'), 'xlsx', 'format');
+    assertEqual(opened, `${location.origin}/api/reports/1/download?token=abc`, 'the absolute link');
+  });
+
+  it("shows 'Failed to load reports' and empty lists when the list fails", async () => {
+    const { root, toasts } = await setup(() => json(500, { message: 'boom' }));
+    await waitFor(() => byText(toasts, 'Failed to load reports'), 'the error toast');
+    assert(byText(root, 'You have no reports yet.'), 'an empty list');
+  });
+});
