@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import type { Logger } from '../http/logger.ts';
 import type { MailTransport } from '../mail/transport.ts';
+import { pollingLoop } from './polling-loop.ts';
 
 export type MailWorkerOptions = {
   db: Db;
@@ -40,10 +41,6 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   const retryBaseMs = options.retryBaseMs ?? 30_000;
   const leaseMs = options.leaseMs ?? 5 * 60_000;
   const batchSize = options.batchSize ?? 10;
-
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
-  let stopped = true;
 
   async function claim() {
     return db.transaction(async (tx) => {
@@ -110,34 +107,6 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     return claimed.length;
   }
 
-  function runOnce(): Promise<number> {
-    // One round at a time: a poll never overlaps a round still sending.
-    running ??= deliver().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
-
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      runOnce()
-        .catch((error: unknown) => logger.error('mail worker round failed', error))
-        .finally(schedule);
-    }, pollMs);
-  }
-
-  return {
-    start: () => {
-      if (!stopped) return;
-      stopped = false;
-      schedule();
-    },
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running?.catch(() => 0);
-    },
-    runOnce,
-  };
+  const loop = pollingLoop({ name: 'mail worker', pollMs, logger, round: deliver });
+  return { start: loop.start, stop: loop.stop, runOnce: loop.runOnce };
 }

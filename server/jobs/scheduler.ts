@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { scheduledJobs } from '../db/schema.ts';
 import type { Logger } from '../http/logger.ts';
+import { pollingLoop } from './polling-loop.ts';
 
 export type ScheduledJob = typeof scheduledJobs.$inferSelect;
 
@@ -47,9 +48,6 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const leaseMs = options.leaseMs ?? 5 * 60_000;
   const batchSize = options.batchSize ?? 200;
   const maxAttempts = options.maxAttempts ?? 5;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
-  let stopped = true;
 
   async function claim(now: Date): Promise<number[]> {
     return db.transaction(async (tx) => {
@@ -133,33 +131,6 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     return ran;
   }
 
-  function runDue(): Promise<number> {
-    running ??= round().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
-
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      runDue()
-        .catch((error: unknown) => logger.error('scheduler round failed', error))
-        .finally(schedule);
-    }, pollMs);
-  }
-
-  return {
-    start: () => {
-      if (!stopped) return;
-      stopped = false;
-      schedule();
-    },
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running?.catch(() => 0);
-    },
-    runDue,
-  };
+  const loop = pollingLoop({ name: 'scheduler', pollMs, logger, round });
+  return { start: loop.start, stop: loop.stop, runDue: loop.runOnce };
 }

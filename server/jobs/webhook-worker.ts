@@ -5,6 +5,7 @@ import { queryRows } from '../db/rows.ts';
 import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema.ts';
 import type { Logger } from '../http/logger.ts';
 import { OutboundError, type OutboundOptions, postJson } from '../http/outbound.ts';
+import { pollingLoop } from './polling-loop.ts';
 
 /**
  * The delay before each retry of a failed delivery: Standard Webhooks' suggested schedule
@@ -66,10 +67,6 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   const leaseMs = options.leaseMs ?? 60_000;
   const batchSize = options.batchSize ?? 20;
   const now = options.now ?? (() => new Date());
-
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
-  let stopped = true;
 
   async function claim(): Promise<Claimed[]> {
     const at = now();
@@ -174,33 +171,6 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     return claimed.length;
   }
 
-  function runOnce(): Promise<number> {
-    running ??= deliver().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
-
-  function loop() {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      runOnce()
-        .catch((error: unknown) => logger.error('webhook worker round failed', error))
-        .finally(loop);
-    }, pollMs);
-  }
-
-  return {
-    start: () => {
-      if (!stopped) return;
-      stopped = false;
-      loop();
-    },
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running?.catch(() => 0);
-    },
-    runOnce,
-  };
+  const loop = pollingLoop({ name: 'webhook worker', pollMs, logger, round: deliver });
+  return { start: loop.start, stop: loop.stop, runOnce: loop.runOnce };
 }
