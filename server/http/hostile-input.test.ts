@@ -116,6 +116,9 @@ describe('integers beyond the columns and decimals where ids belong', () => {
     });
     expectRefused(response, 'categoryId.0');
   });
+  it('report_id=2147483648 on the CSV link (found by the route fuzz)', async () => {
+    expectRefused(await get(`/api/donation/${orgId}/csv-token?report_id=2147483648`), 'report_id');
+  });
   it('filters[minAmount]=999999999.99 (beyond integer cents)', async () => {
     const response = await get(`/api/organization/${orgId}/donation?filters%5BminAmount%5D=999999999.99`);
     expectRefused(response, 'filters[minAmount]');

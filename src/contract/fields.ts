@@ -72,3 +72,11 @@ export function isRealDateTime(value: string): boolean {
 /** A real date and time. */
 export const realDateTime = (message: string = dateTimeMessage) =>
   z.string(message).check(z.refine(isRealDateTime, message));
+
+/** A database id sent as a query value: digits, within the integer column's range. */
+export function queryId(message: string) {
+  return z.string().check(
+    z.regex(/^[0-9]{1,10}$/, message),
+    z.refine((s) => Number(s) >= 1 && Number(s) <= maxInt32, message),
+  );
+}

@@ -7,6 +7,7 @@ import {
   maxImportBytes,
 } from '../../../src/contract/donation-import.ts';
 import { DonationListQuery, donationMessages } from '../../../src/contract/donations.ts';
+import { queryId } from '../../../src/contract/fields.ts';
 import { reportFormats } from '../../../src/contract/reports.ts';
 import { IdParams, orgFromIdParam } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
@@ -29,7 +30,7 @@ const tags = ['donations'];
  * a saved report of the organization, as CSV or (ours) XLSX.
  */
 const CsvTokenQuery = z.extend(DonationListQuery, {
-  report_id: z.optional(z.string().check(z.regex(/^[0-9]{1,10}$/, 'report_id must be a report id'))),
+  report_id: z.optional(queryId('report_id must be a report id')),
   format: z.optional(z.enum(reportFormats, 'format must be csv or xlsx')),
 });
 

@@ -230,11 +230,15 @@ describe('the public API', () => {
       token: secret,
     });
     expect(future.json).toEqual({ data: [], next_cursor: null });
-    const bad = await call(t.app, 'GET', '/api/v1/matches?cursor=nonsense', { token: secret });
-    expect(bad).toMatchObject({
-      status: 400,
-      json: { message: 'The cursor is not valid. Start again without it.' },
-    });
+    // A made-up cursor, and one naming an id past the column's range, are refused the same way.
+    const outOfRange = Buffer.from('c9999999999', 'latin1').toString('base64url');
+    for (const cursor of ['nonsense', outOfRange]) {
+      const bad = await call(t.app, 'GET', `/api/v1/matches?cursor=${cursor}`, { token: secret });
+      expect(bad).toMatchObject({
+        status: 400,
+        json: { message: 'The cursor is not valid. Start again without it.' },
+      });
+    }
   });
 
   it("searches employers with their program's method, ratio, limits and deadline", async () => {

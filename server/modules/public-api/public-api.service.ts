@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import { donationMessages } from '../../../src/contract/donations.ts';
+import { maxInt32 } from '../../../src/contract/fields.ts';
 import { integrationMessages } from '../../../src/contract/integrations.ts';
 import { organizationNotFound } from '../../../src/contract/organization.ts';
 import {
@@ -111,7 +112,8 @@ export async function createMatch(
 function decodeCursor(cursor: string): number {
   const match = /^c([0-9]{1,10})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
   const id = Number(match?.[1]);
-  if (!match || !Number.isSafeInteger(id) || id < 0)
+  // Within the id column's range: a larger number would reach the database as an integer error.
+  if (!match || !Number.isSafeInteger(id) || id < 0 || id > maxInt32)
     throw new HttpError(400, integrationMessages.cursorInvalid);
   return id;
 }
