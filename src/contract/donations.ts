@@ -37,7 +37,19 @@ export const DonationNotification = z.object({
   created_at: z.string(),
   subject: z.string(),
   first_open: z.nullable(z.string()),
+  /** Beyond the spec: which email of the workflow it was (the initial one, a reminder, ...). */
+  kind: z.optional(z.enum(['initial', 'reminder', 'deadline', 'expire'])),
+  /** 1 the initial texts, 2 the 1st reminder's, 3 the 2nd reminder's. */
+  stage: z.optional(z.number()),
 });
+
+/** How the match dialog names each email of the workflow. */
+export function notificationLabel(n: { kind?: string | undefined; stage?: number | undefined }): string {
+  if (n.kind === 'reminder') return n.stage === 3 ? '2nd reminder' : '1st reminder';
+  if (n.kind === 'deadline') return 'Deadline approaching';
+  if (n.kind === 'expire') return 'About to expire';
+  return 'Initial email';
+}
 
 /** spec (section 3, Donation/match): every field it lists. */
 export const Donation = z.object({

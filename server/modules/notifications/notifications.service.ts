@@ -146,6 +146,8 @@ export async function notificationsOf(db: Queryable, donationId: number): Promis
       created_at: donationNotifications.created_at,
       subject: donationNotifications.subject,
       first_open: donationNotifications.first_open,
+      kind: donationNotifications.kind,
+      stage: donationNotifications.stage,
     })
     .from(donationNotifications)
     .where(eq(donationNotifications.donation_id, donationId))
@@ -155,6 +157,8 @@ export async function notificationsOf(db: Queryable, donationId: number): Promis
     created_at: r.created_at.toISOString(),
     subject: r.subject,
     first_open: r.first_open?.toISOString() ?? null,
+    kind: r.kind as NonNullable<Donation['notifications'][number]['kind']>,
+    stage: r.stage,
   }));
 }
 

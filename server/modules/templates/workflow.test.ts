@@ -1,5 +1,6 @@
 import { asc, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { notificationLabel } from '../../../src/contract/donations.ts';
 import { dayMs, manualClock } from '../../clock.ts';
 import {
   companies,
@@ -105,6 +106,10 @@ describe('reminders over weeks (one clock)', () => {
       'Reminder: Workflow Portal Co can match your gift',
       'Double your gift to Hope Harbor Foundation',
     ]);
+    // ... each named for what it is, as the tab labels them.
+    expect(
+      got.json.donation.notifications.map((n: { kind?: string; stage?: number }) => notificationLabel(n)),
+    ).toEqual(['2nd reminder', '1st reminder', 'Initial email']);
     clock.advance(days(reminderSchedule.noResponseDays));
     await s.runDue();
     expect(await statusOf(d.id)).toBe(20);

@@ -290,10 +290,20 @@ describe('<twofold-match-dialog>', () => {
       testMatch({
         notifications: [
           {
+            id: 10,
+            created_at: '2026-03-13T10:00:00Z',
+            subject: 'Reminder: your gift can be doubled',
+            first_open: null,
+            kind: 'reminder',
+            stage: 2,
+          },
+          {
             id: 9,
             created_at: '2026-03-06T10:00:00Z',
             subject: 'Your gift can be doubled',
             first_open: null,
+            kind: 'initial',
+            stage: 1,
           },
         ],
         recurring_history: [
@@ -308,9 +318,10 @@ describe('<twofold-match-dialog>', () => {
       () => deepElements(root).find((e): e is HTMLAnchorElement => e instanceof HTMLAnchorElement),
       'the preview link',
     );
-    assertEqual(new URL(link.href).pathname, '/preview-notification/9', 'preview path');
+    assertEqual(new URL(link.href).pathname, '/preview-notification/10', 'preview path (newest first)');
     assertEqual(link.target, '_blank', 'new tab');
     assert(byText(root, 'Your gift can be doubled'), 'subject');
+    assert(byText(root, '1st reminder') && byText(root, 'Initial email'), 'each email named for what it is');
     assert(byText(root, 'Not opened'), 'first open');
     (deepElements(root).find((e) => e.textContent === 'Recurring History') as HTMLElement).click();
     await waitFor(() => byText(root, '#40'), 'the recurring row');

@@ -10,7 +10,7 @@ import {
   packetFileName,
   saveDonation,
 } from '../../api/donations.ts';
-import type { ConfirmStatus, Donation } from '../../contract/donations.ts';
+import { type ConfirmStatus, type Donation, notificationLabel } from '../../contract/donations.ts';
 import { billingStatusLabels } from '../../contract/statuses.ts';
 import { currentLevel } from '../../state/organization.ts';
 import { toast } from '../../state/toasts.ts';
@@ -673,6 +673,7 @@ function EmailCommunications({ donation }: { donation: Donation }) {
       <caption className="visually-hidden">Emails sent about this match</caption>
       <thead>
         <tr>
+          <th scope="col">Email</th>
           <th scope="col">Subject</th>
           <th scope="col">Sent</th>
           <th scope="col">First Opened</th>
@@ -684,6 +685,7 @@ function EmailCommunications({ donation }: { donation: Donation }) {
       <tbody>
         {donation.notifications.map((n) => (
           <tr key={n.id}>
+            <td>{notificationLabel(n)}</td>
             <td>{n.subject}</td>
             <td>{displayDate(n.created_at)}</td>
             <td>{firstOpenText(n)}</td>
