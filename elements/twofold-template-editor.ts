@@ -1,3 +1,4 @@
+import detailsCss from '../src/features/organization/organization-details.css?inline';
 import templatesCss from '../src/features/templates/template-editor.css?inline';
 import { TemplateEditor, type TemplateEditorProps } from '../src/features/templates/template-editor.tsx';
 import { defineElement } from './define-element.ts';
@@ -22,7 +23,8 @@ export const TwofoldTemplateEditor = defineElement<TemplateEditorProps>(
   TemplateEditor,
   {
     props: { template: 'string' },
-    styles: [templatesCss],
+    // The notification emails section is the organization screen's own (its styles with it).
+    styles: [detailsCss, templatesCss],
   },
 );
 

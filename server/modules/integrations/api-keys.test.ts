@@ -328,5 +328,8 @@ describe('the public API', () => {
     expect((await bundle.text()).length).toBeGreaterThan(100_000);
     expect((await t.app.request('/api/v1/docs/init.js')).status).toBe(200);
     expect((await t.app.request('/api/v1/docs/..%2Fpackage.json')).status).toBe(404);
+    // Names of Object.prototype's members are not assets (the route fuzz found valueOf answering 500).
+    for (const name of ['valueOf', 'toString', 'constructor', '__proto__', 'hasOwnProperty'])
+      expect((await t.app.request(`/api/v1/docs/${name}`)).status, name).toBe(404);
   });
 });

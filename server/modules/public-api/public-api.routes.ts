@@ -187,7 +187,8 @@ export const publicApiDocsRoutes: AnyRoute[] = [
     handler: async ({ c, params }) => {
       if (params.asset === 'init.js')
         return c.body(initScript, 200, { 'content-type': 'text/javascript; charset=utf-8' });
-      const asset = assets[params.asset];
+      // Own keys only: 'valueOf' or '__proto__' must not find Object.prototype's members.
+      const asset = Object.hasOwn(assets, params.asset) ? assets[params.asset] : undefined;
       if (!asset) return c.json({ message: 'Not found' }, 404);
       return c.body(await readFile(asset.file), 200, {
         'content-type': asset.type,

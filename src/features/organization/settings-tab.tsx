@@ -1,20 +1,14 @@
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useState } from 'react';
-import { ApiError } from '../../api/client.ts';
-import { addNotifee, listNotifees, removeNotifee } from '../../api/organization.ts';
-import { can, type Notifee } from '../../contract/index.ts';
-import { toast } from '../../state/toasts.ts';
+import { type KeyboardEvent, useId, useState } from 'react';
+import { can } from '../../contract/index.ts';
 import { Button } from '../../ui/button.tsx';
 import { Section, TextField } from './fields.tsx';
+import { NotifeesSection, notifeeTexts } from './notifees-section.tsx';
 import type { FormTabProps } from './organization-details.tsx';
 import { addDonationField, canEdit } from './organization-form.ts';
 
 /** spec (part 1, section 8), word for word. */
 export const settingsTexts = {
-  notifeeAdded: 'Notification email added',
-  notifeeAddFailed: 'Failed to add notification email',
-  notifeeRemoved: 'Notification email removed',
-  notifeeRemoveFailed: 'Failed to remove notification email',
-  notifeesLoadFailed: 'Failed to load notification emails',
+  ...notifeeTexts,
   privateKeyStored: 'A private key is stored',
 } as const;
 
@@ -26,113 +20,6 @@ export function SettingsTab(props: FormTabProps) {
       <DonationFieldsSection {...props} />
       <EmailSection {...props} />
     </div>
-  );
-}
-
-function NotifeesSection({ organizationId, admin }: { organizationId: number; admin: boolean }) {
-  const [notifees, setNotifees] = useState<Notifee[] | null>(null);
-  const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    listNotifees(organizationId)
-      .then((list) => {
-        if (live) setNotifees(list);
-      })
-      .catch(() => {
-        if (!live) return;
-        setNotifees([]);
-        toast({ description: settingsTexts.notifeesLoadFailed, variant: 'destructive' });
-      });
-    return () => {
-      live = false;
-    };
-  }, [organizationId]);
-
-  const add = async (event: FormEvent) => {
-    event.preventDefault();
-    // spec (section 5): "A notification email needs a non-empty value."
-    if (!email.trim()) return;
-    setBusy(true);
-    try {
-      setNotifees(await addNotifee(organizationId, email.trim()));
-      setEmail('');
-      setProblem(null);
-      toast({ description: settingsTexts.notifeeAdded });
-    } catch (error) {
-      setProblem(error instanceof ApiError && error.fromServer ? error.message : null);
-      toast({ description: settingsTexts.notifeeAddFailed, variant: 'destructive' });
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const remove = async (notifee: Notifee) => {
-    setBusy(true);
-    try {
-      setNotifees(await removeNotifee(organizationId, notifee.id));
-      setProblem(null);
-      toast({ description: settingsTexts.notifeeRemoved });
-    } catch {
-      toast({ description: settingsTexts.notifeeRemoveFailed, variant: 'destructive' });
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <Section
-      title="Notification emails"
-      description="These addresses get the organization's notification emails (at most weekly), as does the primary contact."
-    >
-      {notifees === null ? (
-        <p className="muted">Loading...</p>
-      ) : notifees.length ? (
-        <ul className="details__list" aria-label="Notification emails">
-          {notifees.map((n) => (
-            <li key={n.id} className="details__list-item">
-              <span>{n.email}</span>
-              {admin ? (
-                <Button
-                  variant="ghost"
-                  disabled={busy}
-                  onClick={() => void remove(n)}
-                  aria-label={`Remove ${n.email}`}
-                >
-                  Remove
-                </Button>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="muted">No notification emails yet.</p>
-      )}
-      {problem ? (
-        <p role="alert" className="alert">
-          {problem}
-        </p>
-      ) : null}
-      {admin ? (
-        <form className="details__inline-form" onSubmit={add} aria-label="Add notification email">
-          <TextField
-            label="Notification email"
-            name="notifee_email"
-            type="email"
-            value={email}
-            onChange={setEmail}
-            maxLength={255}
-          />
-          <div className="details__row-actions">
-            <Button type="submit" disabled={!email.trim() || busy}>
-              Add Email
-            </Button>
-          </div>
-        </form>
-      ) : null}
-    </Section>
   );
 }
 

@@ -128,6 +128,38 @@ const versionButton = (root: ShadowRoot, label: string) =>
   );
 
 describe('<twofold-template-editor>', () => {
+  it('without a template shows the ten cards and the notification emails, which can be added here too', async () => {
+    let notifees = [{ id: 1, email: 'board@hopeharbor.example.org' }];
+    const calls = mockApi((call) => {
+      if (call.path === `/api/organization/${orgId}/notifee`) {
+        if (call.method === 'POST')
+          notifees = [...notifees, { id: 2, email: 'director@hopeharbor.example.org' }];
+        return json(200, { notifees });
+      }
+      return json(404, { message: 'Not found' });
+    }, 'admin');
+    const toaster = await mount('twofold-toaster');
+    const el = await mount('twofold-template-editor');
+    const root = el.shadowRoot as ShadowRoot;
+    await waitFor(() => byText(root, 'CSR vendor portal'), 'the cards');
+    assertEqual(root.querySelectorAll('.templates__card').length, 10, 'ten template cards');
+    await waitFor(() => byText(root, 'board@hopeharbor.example.org'), 'the notification emails');
+    const field = [...root.querySelectorAll('label')].find(
+      (l) => l.textContent?.trim() === 'Notification email',
+    )?.control as HTMLInputElement;
+    setValue(field, 'director@hopeharbor.example.org');
+    button(root, 'Add Email')?.click();
+    await waitFor(() => byText(toaster.shadowRoot as ShadowRoot, 'Notification email added'), 'the toast');
+    await waitFor(() => byText(root, 'director@hopeharbor.example.org'), 'the new address listed');
+    assert(
+      calls.some((c) => c.method === 'POST'),
+      'added through the notifee call',
+    );
+    assertEqual((await axeViolations(el)).join('\n'), '', 'axe violations');
+    el.remove();
+    toaster.remove();
+  });
+
   it('shows Default read-only with the three tabs, its stats to one decimal, and passes axe', async () => {
     server([version(1, 0, 'Default', true, 'Default subject')]);
     const { el, root } = await editor();

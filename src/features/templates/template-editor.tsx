@@ -27,6 +27,7 @@ import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
+import { NotifeesSection } from '../organization/notifees-section.tsx';
 import { fieldLabels, fieldsOfStage, insertVariable, singleLine, textsOf } from './template-editor.ts';
 
 export interface TemplateEditorProps {
@@ -52,7 +53,21 @@ export function TemplateEditor({ template }: TemplateEditorProps) {
     if (organizationLoading.value) return <Spinner label="Loading organization..." />;
     return <p className="templates__empty">{templateTexts.noOrganization}</p>;
   }
-  if (!statusId) return <TemplateCards />;
+  if (!statusId)
+    return (
+      <>
+        <TemplateCards />
+        {/* The notification emails (spec section 8's toasts) stay on Organization → Settings and
+            work here too: they receive the weekly email of what needs the nonprofit's action. */}
+        <div className="templates__notifees">
+          <NotifeesSection
+            key={organization.id}
+            organizationId={organization.id}
+            admin={can(currentLevel.value ?? 'none', 'settings.manage')}
+          />
+        </div>
+      </>
+    );
   return (
     <Editor
       key={`${organization.id}:${statusId}`}
