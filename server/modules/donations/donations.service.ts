@@ -514,7 +514,7 @@ export async function resolveHeldMatches(
  * (custom.history.merged_from), so the history is kept. Runs in the new match's transaction,
  * with the donor's matches locked, so two gifts arriving together merge once.
  */
-async function mergeBelowMinimum(
+export async function mergeBelowMinimum(
   tx: Tx,
   orgId: number,
   newId: number,

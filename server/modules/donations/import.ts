@@ -16,7 +16,7 @@ import { HttpError } from '../../http/errors.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
 import { type NotificationLinks, notifyMatches } from '../notifications/notifications.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
-import { type CompanyRow, matchOf, resolutionCompany } from './donations.service.ts';
+import { type CompanyRow, matchOf, mergeBelowMinimum, resolutionCompany } from './donations.service.ts';
 import {
   type ImportRowValues,
   type ImportTable,
@@ -427,6 +427,7 @@ export async function uploadImport(
       await db.transaction(async (tx) => {
         const donorIdOf = await donorIds(tx, rows);
         const created: number[] = [];
+        const belowMinimum: { id: number; row: Planned; donorId: number; company: CompanyRow }[] = [];
         for (const [index, part] of chunks(rows, insertBatch).entries()) {
           const inserted = await tx
             .insert(donations)
@@ -455,7 +456,19 @@ export async function uploadImport(
             })),
           );
           created.push(...inserted.map((d) => d.id));
+          for (const [i, d] of inserted.entries()) {
+            const row = part[i];
+            const donorId = donorIdOf[index * insertBatch + i];
+            if (d.status_id === statusIdOf.belowMinimum && row?.company && donorId !== undefined)
+              belowMinimum.push({ id: d.id, row, donorId, company: row.company });
+          }
         }
+        // spec (FAQ): "the system merges below-minimum donations", file imports included: a
+        // donor's gifts below the company's minimum that add up to it become one request, the
+        // newest gift's (as when they arrive one by one).
+        belowMinimum.sort((a, b) => b.row.donatedAt.getTime() - a.row.donatedAt.getTime() || b.id - a.id);
+        for (const m of belowMinimum)
+          await mergeBelowMinimum(tx, m.row.organizationId, m.id, m.donorId, m.company, userId, 'staff');
         // Once for the whole upload: the weekly limit and its locks are read once.
         if (links) await notifyMatches(tx, created, links);
         await webhookEvents.statusChanged(tx, created);

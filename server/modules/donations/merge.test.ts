@@ -86,6 +86,43 @@ describe('below-minimum gifts (spec FAQ: "the system merges below-minimum donati
     expect(third.amount).toBe(30);
   });
 
+  it('merges them on a file import too', async () => {
+    const file = [
+      'Donor Name,Donor Email,Amount,Date,Company,Organization',
+      'Ivy Import,ivy-import@example.org,30,2026-04-01,Merge Min Co,Hope Harbor Foundation',
+      'Ivy Import,ivy-import@example.org,25,2026-04-08,Merge Min Co,Hope Harbor Foundation',
+    ].join('\n');
+    const form = new FormData();
+    form.set('donations', new File([file], 'gifts.csv'));
+    form.set('type', 'Upload');
+    form.set(
+      'map',
+      JSON.stringify({
+        donor_name: 'donor.name',
+        donor_email: 'donor.email',
+        amount: 'amount',
+        date: 'donated_at',
+        company: 'company.name',
+        organization: 'organization_name',
+      }),
+    );
+    const res = await t.app.request(`/api/organization/${hope}/donation/import-file/Upload`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${writer}` },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const mine = (await t.db.select().from(donations).orderBy(asc(donations.id))).filter(
+      (d) => d.donated_at.toISOString().startsWith('2026-04-0') && d.company_id === company['Merge Min Co'],
+    );
+    // The newest gift becomes the request for the sum, as when the gifts arrive one by one.
+    expect(mine.map((d) => [d.status_id, d.amount_cents])).toEqual([
+      [10, 30_00],
+      [7, 55_00],
+    ]);
+    expect(mine[0]?.custom.history).toEqual({ merged_into: mine[1]?.id });
+  });
+
   it('does not merge below the minimum, nor across companies or donors', async () => {
     expect((await give('ned@example.org', 20)).status_id).toBe(10);
     expect((await give('ned@example.org', 20)).status_id).toBe(10); // $40 < $50
