@@ -146,7 +146,7 @@ describe('a new match whose status asks the donor to act', () => {
     expect(faq.searchParams.get('cn')).toBe('Acme & <Sons>');
   });
 
-  it('GET /api/donation/{id} lists the notifications newest first with id, created_at, subject, first_open', async () => {
+  it('GET /api/donation/{id} lists the notifications newest first with id, created_at, subject, first_open (and kind, stage)', async () => {
     const donation = await create();
     await ageNotifications();
     const res = await call(t.app, 'PUT', `/api/donation/${donation.id}`, {
@@ -160,8 +160,16 @@ describe('a new match whose status asks the donor to act', () => {
       'Double your gift to Hope Harbor Foundation: let Notify Mail Co know',
       'Double your gift to Hope Harbor Foundation',
     ]);
-    expect(Object.keys(list[0] ?? {}).sort()).toEqual(['created_at', 'first_open', 'id', 'subject']);
-    expect(list[0]?.first_open).toBeNull();
+    // The spec's four fields, and (ours) which email of the workflow each was.
+    expect(Object.keys(list[0] ?? {}).sort()).toEqual([
+      'created_at',
+      'first_open',
+      'id',
+      'kind',
+      'stage',
+      'subject',
+    ]);
+    expect(list[0]).toMatchObject({ first_open: null, kind: 'initial', stage: 1 });
   });
 });
 
