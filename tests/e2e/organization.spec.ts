@@ -201,6 +201,8 @@ test('an admin adds a user by email, who is invited; edits and removes them', as
   // spec: a new user gets an email to set a password.
   const link = await linkFromMailbox(context, volunteer, '/portal/reset-password');
   expect(new URL(link).searchParams.get('token')).toBeTruthy();
+  // It opens the page titled for a first password, not a reset.
+  expect(new URL(link).searchParams.get('purpose')).toBe('create');
 
   await row.getByRole('button', { name: `Edit ${volunteer}` }).click();
   const edit = page.getByRole('form', { name: `Edit ${volunteer}` });

@@ -40,8 +40,9 @@ async function registerAndSetPassword(page: Page) {
   await page.goto(link);
   await page.getByLabel('New Password', { exact: true }).fill(password);
   await page.getByLabel('Confirm New Password').fill(password);
-  await page.getByRole('button', { name: 'Reset Password' }).click();
-  await expect(page.getByText('Password Reset Successful').first()).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Create Your Password' })).toBeVisible();
+  await page.getByRole('button', { name: 'Create Password' }).click();
+  await expect(page.getByText('Password Created').first()).toBeVisible();
 }
 
 const card = (page: Page) => page.getByRole('region', { name: 'Finish these steps to enable matching!' });
