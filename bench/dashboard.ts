@@ -1,30 +1,6 @@
-/**
- * The dashboard and reports benchmark, on PostgreSQL, against the database bench/generate.ts
- * fills (1,000,000 matches by default). It prints:
- *
- * - the Matching Overview call (GET /api/organization/{id}/statistics) p50/p95 for Hope Harbor
- *   with its chapters (a third of all matches) over several ranges, beside the same SQL replayed
- *   directly, and the overhead ratio;
- * - the figures below the tiles (GET .../statistics/insights) p50/p95 over the same ranges;
- * - a full report download (csv-token?report_id= then the streamed file) sorted by id and by
- *   donor name: time, rows, bytes and peak memory.
- *
- *   npx tsx bench/generate.ts --database twofold_bench      # once
- *   npx tsx bench/dashboard.ts [--runs 30] [--database twofold_bench]
- */
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
-import { createApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { type Db, migrationsFolder } from '../server/db/client.ts';
-import * as schema from '../server/db/schema.ts';
 import { demoOrganizationNames } from '../server/db/seed.ts';
-import { memoryLogger } from '../server/http/logger.ts';
-import { benchDatabaseUrl, mib, ms, percentile } from './shared.ts';
+import { mib, ms, openBenchApp, percentile } from './shared.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,28 +9,7 @@ const { values } = parseArgs({
   },
 });
 const runs = Number(values.runs);
-const pool = new pg.Pool({ connectionString: benchDatabaseUrl(values.database), max: 10 });
-
-let recording = false;
-const captured: Array<{ query: string; params: unknown[] }> = [];
-const db = drizzle(pool, {
-  schema,
-  logger: {
-    logQuery(query, params) {
-      if (recording) captured.push({ query, params });
-    },
-  },
-}) as unknown as Db;
-
-const config = loadConfig({
-  JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-signing',
-  DATA_DIR: path.join(tmpdir(), 'twofold-bench-data'),
-  PUBLIC_URL: 'http://portal.bench',
-  RATE_LIMIT_PER_IP: '1000000',
-  RATE_LIMIT_PER_EMAIL: '1000000',
-});
-await migrate(db as unknown as Parameters<typeof migrate>[0], { migrationsFolder });
-const { app } = createApp({ config, db, logger: memoryLogger() });
+const { pool, app, capture } = await openBenchApp(values.database);
 
 const login = await app.request('/api/auth/login', {
   method: 'POST',
@@ -109,12 +64,12 @@ console.log('Matching Overview: GET /api/organization/{id}/statistics (Hope Harb
 console.log('range                         api p50    api p95    sql p50    ratio');
 for (const [label, from, to] of ranges) {
   const url = `/api/organization/${orgId}/statistics?from=${from}&to=${to}&report=by_status`;
-  captured.length = 0;
-  recording = true;
+  capture.statements.length = 0;
+  capture.on = true;
   const check = await app.request(url, { headers });
-  recording = false;
+  capture.on = false;
   if (check.status !== 200) throw new Error(`${label}: ${check.status} ${await check.text()}`);
-  const statements = [...captured];
+  const statements = [...capture.statements];
   const api = await time(async () => (await app.request(url, { headers })).text());
   const direct = await time(() => Promise.all(statements.map((s) => pool.query(s.query, s.params))));
   const p50 = percentile(api, 50);

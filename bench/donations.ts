@@ -1,33 +1,6 @@
-/**
- * The donations benchmark, on PostgreSQL, against the database bench/generate.ts fills
- * (1,000,000 matches by default). It prints:
- *
- * - the list call (GET /api/organization/{id}/donation through the whole app: token, permission
- *   guard, validation, the queries, JSON) p50/p95 for the default and filtered queries, beside the
- *   same SQL the call ran, replayed directly with node-postgres, and the overhead ratio;
- * - the tile counts of the largest organization;
- * - a full CSV export of that organization: time, rows, bytes and peak memory;
- * - a 4000-row import: the Test call and the Upload call.
- *
- *   npx tsx bench/generate.ts            # once: fills twofold_bench
- *   npx tsx bench/donations.ts [--runs 30] [--database twofold_bench]
- *
- * To see that the export streams, cap the heap below the file's size and watch it still finish:
- *   NODE_OPTIONS=--max-old-space-size=80 npx tsx bench/donations.ts --runs 3
- */
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
-import { createApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { type Db, migrationsFolder } from '../server/db/client.ts';
-import * as schema from '../server/db/schema.ts';
 import { demoOrganizationNames } from '../server/db/seed.ts';
-import { memoryLogger } from '../server/http/logger.ts';
-import { benchDatabaseUrl, mib, ms, percentile } from './shared.ts';
+import { type CapturedStatement, mib, ms, openBenchApp, percentile } from './shared.ts';
 
 const { values } = parseArgs({
   options: {
@@ -36,30 +9,7 @@ const { values } = parseArgs({
   },
 });
 const runs = Number(values.runs);
-const pool = new pg.Pool({ connectionString: benchDatabaseUrl(values.database), max: 10 });
-
-/** Every statement the app sends while `recording` is on, to replay the same SQL directly. */
-let recording = false;
-const captured: Array<{ query: string; params: unknown[] }> = [];
-const db = drizzle(pool, {
-  schema,
-  logger: {
-    logQuery(query, params) {
-      if (recording) captured.push({ query, params });
-    },
-  },
-}) as unknown as Db;
-
-const config = loadConfig({
-  JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-signing',
-  DATA_DIR: path.join(tmpdir(), 'twofold-bench-data'),
-  PUBLIC_URL: 'http://portal.bench',
-  RATE_LIMIT_PER_IP: '1000000',
-  RATE_LIMIT_PER_EMAIL: '1000000',
-});
-// A database generated before the newest migrations gets them (idempotent).
-await migrate(db as unknown as Parameters<typeof migrate>[0], { migrationsFolder });
-const { app } = createApp({ config, db, logger: memoryLogger() });
+const { pool, app, capture } = await openBenchApp(values.database);
 
 async function request(method: string, url: string, token: string, body?: BodyInit) {
   const response = await app.request(url, {
@@ -125,24 +75,24 @@ function daysAgo(days: number) {
 async function timeApi(query: string) {
   const url = `/api/organization/${orgId}/donation${query ? `?${query}` : ''}`;
   const samples: number[] = [];
-  let statements: typeof captured = [];
+  let statements: CapturedStatement[] = [];
   for (let i = 0; i < runs + 3; i++) {
-    captured.length = 0;
-    recording = true;
+    capture.statements.length = 0;
+    capture.on = true;
     const started = performance.now();
     const response = await request('GET', url, token);
     const body = await response.text();
     const elapsed = performance.now() - started;
-    recording = false;
+    capture.on = false;
     if (response.status !== 200) throw new Error(`${url}: ${response.status} ${body}`);
     if (i >= 3) samples.push(elapsed);
-    statements = [...captured];
+    statements = [...capture.statements];
   }
   return { samples, statements };
 }
 
 /** The list's own two statements (the page of rows; the total and tile counts), run the way the service runs them: together. */
-async function timeRaw(statements: typeof captured) {
+async function timeRaw(statements: CapturedStatement[]) {
   const list = statements.slice(-2);
   const samples: number[] = [];
   for (let i = 0; i < runs + 3; i++) {

@@ -1,4 +1,14 @@
-/** What the benchmarks share: where their PostgreSQL is, and how to print figures. */
+/** What the benchmarks share: where their PostgreSQL is, the app on it, and how to print figures. */
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { createApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { type Db, migrationsFolder } from '../server/db/client.ts';
+import * as schema from '../server/db/schema.ts';
+import { memoryLogger } from '../server/http/logger.ts';
 
 /** The server (without a database name): BENCH_DATABASE_URL, or the local PostgreSQL. */
 export function serverUrl(): string {
@@ -18,3 +28,34 @@ export function percentile(samples: readonly number[], p: number): number {
 
 export const ms = (n: number) => `${n.toFixed(1)} ms`;
 export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+/** A statement the app sent, to replay the same SQL directly beside it. */
+export type CapturedStatement = { query: string; params: unknown[] };
+
+/**
+ * The app in-process on a bench database (migrated to the newest schema), with a pool for direct
+ * SQL and a switch that records every statement the app sends while it is on.
+ */
+export async function openBenchApp(database: string) {
+  const pool = new pg.Pool({ connectionString: benchDatabaseUrl(database), max: 10 });
+  const capture: { on: boolean; statements: CapturedStatement[] } = { on: false, statements: [] };
+  const db = drizzle(pool, {
+    schema,
+    logger: {
+      logQuery(query, params) {
+        if (capture.on) capture.statements.push({ query, params });
+      },
+    },
+  }) as unknown as Db;
+  const config = loadConfig({
+    JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-signing',
+    DATA_DIR: path.join(tmpdir(), 'twofold-bench-data'),
+    PUBLIC_URL: 'http://portal.bench',
+    RATE_LIMIT_PER_IP: '1000000',
+    RATE_LIMIT_PER_EMAIL: '1000000',
+  });
+  // A database generated before the newest migrations gets them (idempotent).
+  await migrate(db as unknown as Parameters<typeof migrate>[0], { migrationsFolder });
+  const { app } = createApp({ config, db, logger: memoryLogger() });
+  return { pool, db, app, capture };
+}
