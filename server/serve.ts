@@ -8,6 +8,7 @@ import type { Database } from './db/client.ts';
 import type { Logger } from './http/logger.ts';
 import type { Lifecycle } from './http/route.ts';
 import { type BillIssuer, startBillIssuer } from './jobs/bill-issuer.ts';
+import { createHousekeeping } from './jobs/housekeeping.ts';
 import { createMailWorker, type MailWorker } from './jobs/mail-worker.ts';
 import { createScheduler, type Scheduler } from './jobs/scheduler.ts';
 import { createWebhookWorker, type WebhookWorker } from './jobs/webhook-worker.ts';
@@ -79,6 +80,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   scheduler.start();
   const billIssuer = startBillIssuer({ db: database.db, logger });
+  // Spent idempotency answers and one-time tokens, hourly.
+  const housekeeping = createHousekeeping({ db: database.db, logger });
+  housekeeping.start();
   const { app } = createApp({
     ...options.app,
     config,
@@ -121,6 +125,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         webhookWorker.stop(),
         scheduler.stop(),
         billIssuer.stop(),
+        housekeeping.stop(),
       ]).then(() => 'drained' as const);
       const outcome = await Promise.race([drained, expired]);
       clearTimeout(timer);
