@@ -73,6 +73,8 @@ const preactAliases = [
   { find: /^react-dom\/client$/, replacement: preactClient },
   { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
+  // Should a public element use signals: their store hook from preact/compat, not the fallback.
+  { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: syncStoreShim },
 ];
 
 /**
