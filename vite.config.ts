@@ -20,10 +20,20 @@ export default defineConfig({
     emptyOutDir: true,
     reportCompressedSize: false,
     target: 'es2022',
+    // Every browser that runs es2022 knows <link rel="modulepreload">: no polyfill in the first load.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
+      // As in the element bundles (dist-config/build.mjs): an unused contract module, or an unused
+      // schema inside one, is left out; the first load parses with a few schemas, not every area's.
+      treeshake: {
+        moduleSideEffects: [{ test: /[\\/]src[\\/]contract[\\/]/, sideEffects: false }],
+        manualPureFunctions: ['z'],
+      },
       output: {
         // Libraries change less often than our code: a separate chunk stays cached across releases.
-        codeSplitting: { groups: [{ name: 'vendor', test: /node_modules/ }] },
+        // Only those the first page needs ($initial: the shell's); a screen's own libraries load
+        // with that screen (demo/portal/screens.tsx).
+        codeSplitting: { groups: [{ name: 'vendor', test: /node_modules/, tags: ['$initial'] }] },
       },
     },
   },

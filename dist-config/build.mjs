@@ -1,6 +1,8 @@
-// `npm run build`: the portal (dist/portal, shared chunks) and one self-contained minified ES
-// module per element (dist/elements/twofold-*.js), then the CSS leak check. Two cores on CI:
-// the builds run two at a time in this one process.
+// `npm run build`: the portal (dist/portal, shared chunks), one self-contained minified ES module
+// per staff element (dist/elements/twofold-*.js, React), the public elements together against
+// preact/compat (a small module each plus the runtime they share,
+// dist/elements/twofold-public-runtime.js), then the CSS leak check. Two cores on CI: the builds
+// run two at a time in this one process.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,12 +11,33 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import { checkShippedCss } from './check-css.mjs';
-import { elementNames } from './elements.mjs';
+import { publicElementNames, publicRuntimeName, staffElementNames } from './elements.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const syncStoreShim = fileURLToPath(new URL('./use-sync-external-store-shim.js', import.meta.url));
+const preactClient = fileURLToPath(new URL('./preact-client.js', import.meta.url));
 const started = performance.now();
 
+/**
+ * The bundler options every element build shares: minified ES output with the licence banner, and
+ * the contract's schemas tree-shaken.
+ */
+const elementRolldownOptions = {
+  // build.minify does not minify ES library output; the bundler's own option does.
+  // The licence notices go to dist/elements/LICENSES.txt (written below, linked from each
+  // file's first line) rather than repeated inside every element.
+  output: { minify: true, comments: false, postBanner: '/*! Licences: ./LICENSES.txt */' },
+  // The contract is schema declarations only: a module nothing is used from (the barrel
+  // re-exports every area) is left out instead of shipping every area's schemas.
+  // Schema factories (`z.object(...)`, `z.string().check(...)`) have no side effects: a schema
+  // the element never uses is dropped even when its module is in (the browser code never calls z.config).
+  treeshake: {
+    moduleSideEffects: [{ test: /[\\/]src[\\/]contract[\\/]/, sideEffects: false }],
+    manualPureFunctions: ['z'],
+  },
+};
+
+/** A staff element (and the toaster): React, one self-contained module. */
 function elementBuild(name) {
   return build({
     configFile: false,
@@ -37,18 +60,65 @@ function elementBuild(name) {
       target: 'es2022',
       minify: true,
       lib: { entry: join(root, 'elements', `${name}.ts`), formats: ['es'], fileName: () => `${name}.js` },
+      rolldownOptions: elementRolldownOptions,
+    },
+  });
+}
+
+/** Where React's modules lead in the public build: Preact's compatibility layer (preact/compat). */
+const preactAliases = [
+  { find: /^react$/, replacement: 'preact/compat' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  // Preact's createRoot, rendering an event's updates before the next event as React does.
+  { find: /^react-dom\/client$/, replacement: preactClient },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
+  // Should a public element use signals: their store hook from preact/compat, not the fallback.
+  { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: syncStoreShim },
+];
+
+/**
+ * The public elements, built together against preact/compat (React's API in about a tenth of its
+ * size; r2wc takes it as React). Each element is a small ES module of its own
+ * (dist/elements/twofold-faq.js...) that imports what two or more public elements share from
+ * ./twofold-public-runtime.js: Preact, r2wc, the element runtime, the form primitives and the API
+ * client. A relative import resolves against the element's own URL, so one script tag per element
+ * still works from any site (the server sends /elements/* with CORS), and a page with two public
+ * elements loads the runtime once (the browser's module map keys it by URL).
+ */
+function publicElementsBuild() {
+  return build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    publicDir: false,
+    plugins: [react()],
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    resolve: { alias: preactAliases },
+    build: {
+      outDir: join(root, 'dist', 'elements'),
+      emptyOutDir: false,
+      copyPublicDir: false,
+      reportCompressedSize: false,
+      target: 'es2022',
+      minify: true,
+      lib: {
+        entry: Object.fromEntries(
+          publicElementNames.map((name) => [name, join(root, 'elements', `${name}.ts`)]),
+        ),
+        formats: ['es'],
+        fileName: (_format, name) => `${name}.js`,
+      },
       rolldownOptions: {
-        // build.minify does not minify ES library output; the bundler's own option does.
-        // The licence notices go to dist/elements/LICENSES.txt (written below, linked from each
-        // file's first line) rather than repeated inside every element.
-        output: { minify: true, comments: false, postBanner: '/*! Licences: ./LICENSES.txt */' },
-        // The contract is schema declarations only: a module nothing is used from (the barrel
-        // re-exports every area) is left out instead of shipping every area's schemas.
-        // Schema factories (`z.object(...)`, `z.string().check(...)`) have no side effects: a schema
-        // the element never uses is dropped even when its module is in (the browser code never calls z.config).
-        treeshake: {
-          moduleSideEffects: [{ test: /[\\/]src[\\/]contract[\\/]/, sideEffects: false }],
-          manualPureFunctions: ['z'],
+        ...elementRolldownOptions,
+        // Preact ships minified, with a function of its own named `z` (its diff): naming `z` pure
+        // would drop Preact's rendering. The contract's modules are still left out when unused.
+        treeshake: { moduleSideEffects: elementRolldownOptions.treeshake.moduleSideEffects },
+        output: {
+          ...elementRolldownOptions.output,
+          // Stable names: a partner's page names the element's file, and the element names the runtime.
+          chunkFileNames: '[name].js',
+          codeSplitting: { groups: [{ name: publicRuntimeName, minShareCount: 2 }] },
         },
       },
     },
@@ -68,12 +138,14 @@ mkdirSync(join(root, 'dist', 'elements'), { recursive: true });
 
 await inPairs([
   () => build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' }),
-  ...elementNames.map((name) => () => elementBuild(name)),
+  () => publicElementsBuild(),
+  ...staffElementNames.map((name) => () => elementBuild(name)),
 ]);
 
 // The third-party code inside every element, and its licence (all MIT); @r2wc ships no licence
 // file, so its package.json's licence field stands for it.
 const bundled = [
+  'preact',
   'react',
   'react-dom',
   'scheduler',
@@ -121,5 +193,5 @@ if (failures.length) {
 writeFileSync(join(root, 'dist', '.build-stamp'), new Date().toISOString());
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(
-  `Built dist/portal and ${elementNames.length} elements in dist/elements in ${seconds}s; CSS leak check passed (${files} stylesheets).`,
+  `Built dist/portal, ${staffElementNames.length} staff elements and ${publicElementNames.length} public ones (sharing ${publicRuntimeName}.js) in dist/elements in ${seconds}s; CSS leak check passed (${files} stylesheets).`,
 );

@@ -1,8 +1,12 @@
-import '../../elements/index.ts';
+// The shell's elements load with the page; each screen's element (sign-in's too) when its route
+// is first visited (screens.tsx).
+import '../../elements/twofold-org-picker.ts';
+import '../../elements/twofold-sidebar.ts';
+import '../../elements/twofold-toaster.ts';
 import './portal.css';
 import { effect, untracked } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { type ReactNode, useEffect } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import {
   BrowserRouter,
@@ -16,7 +20,6 @@ import {
   useParams,
   useSearchParams,
 } from 'react-router';
-import { NotificationPreview } from '../../src/features/notification-preview/notification-preview.tsx';
 import { setNavigate } from '../../src/state/navigation.ts';
 import { startOrganization } from '../../src/state/organization.ts';
 import {
@@ -27,6 +30,13 @@ import {
   signedOut,
 } from '../../src/state/session.ts';
 import { isPortalPath, routableClick } from './navigation.ts';
+import { Loading, screen } from './screens.tsx';
+
+const NotificationPreview = lazy(() =>
+  import('../../src/features/notification-preview/notification-preview.tsx').then((m) => ({
+    default: m.NotificationPreview,
+  })),
+);
 
 // spec (part 1, section 4, Current organization): once signed in, pick the organization to work on.
 // Untracked: the start-up reads organization state that must not re-trigger it.
@@ -57,15 +67,6 @@ function NavigationBridge() {
     return () => document.removeEventListener('click', onClick);
   }, [navigate]);
   return null;
-}
-
-function Loading({ label }: { label: string }) {
-  return (
-    <div className="portal-center" role="status">
-      <span className="portal-spinner" aria-hidden="true" />
-      <span className="portal-hidden">{label}</span>
-    </div>
-  );
 }
 
 /**
@@ -129,7 +130,7 @@ function OrganizationDetailsPage() {
   // The element keeps the tab in the address itself (replaceState); a router navigation to this
   // page (a Configure link, the sidebar) starts it afresh on the tab it names.
   const { key } = useLocation();
-  return <twofold-organization-details key={key} tab={params.get('tab') ?? 'basic'} />;
+  return screen(<twofold-organization-details key={key} tab={params.get('tab') ?? 'basic'} />);
 }
 
 /**
@@ -139,37 +140,25 @@ function EmailCustomizationPage() {
   const [params] = useSearchParams();
   const template = params.get('template') ?? '';
   if (!/^[1-9][0-9]*$/.test(template)) return <Navigate to="/portal/email-templates" replace />;
-  return <twofold-template-editor key={template} template={template} />;
+  return screen(<twofold-template-editor key={template} template={template} />);
 }
 
 /** spec: "Public FAQ (/portal/faq)": no sidebar, no sign-in; a new query string starts it afresh. */
 function FaqPage() {
   const { search } = useLocation();
-  return (
-    <PublicPage>
-      <twofold-faq key={search} />
-    </PublicPage>
-  );
+  return <PublicPage>{screen(<twofold-faq key={search} />)}</PublicPage>;
 }
 
 /** spec: "Public route /portal/donor-match-update/{match_id}": no sidebar, no sign-in (the donor has a link). */
 function DonorMatchUpdatePage() {
   const { matchId = '' } = useParams();
-  return (
-    <PublicPage>
-      <twofold-donor-match-update key={matchId} match-id={matchId} />
-    </PublicPage>
-  );
+  return <PublicPage>{screen(<twofold-donor-match-update key={matchId} match-id={matchId} />)}</PublicPage>;
 }
 
 /** spec (part 1, section 1): "A public matching page exists per organization, at /match/{slug}". */
 function MatchPage() {
   const { slug = '' } = useParams();
-  return (
-    <PublicPage>
-      <twofold-match-request key={slug} organization={slug} />
-    </PublicPage>
-  );
+  return <PublicPage>{screen(<twofold-match-request key={slug} organization={slug} />)}</PublicPage>;
 }
 
 /** spec (section 2): the match dialog's Preview link opens /preview-notification/{id} in a new tab (signed in). */
@@ -177,7 +166,9 @@ function NotificationPreviewPage() {
   const { id = '' } = useParams();
   return (
     <RequireAuth>
-      <NotificationPreview key={id} id={id} />
+      <Suspense fallback={<Loading label="Loading..." />}>
+        <NotificationPreview key={id} id={id} />
+      </Suspense>
     </RequireAuth>
   );
 }
@@ -207,38 +198,16 @@ function App() {
       <NavigationBridge />
       <div className="portal">
         <Routes>
-          <Route
-            path="/portal/login"
-            element={
-              <PublicPage>
-                <twofold-login />
-              </PublicPage>
-            }
-          />
+          <Route path="/portal/login" element={<PublicPage>{screen(<twofold-login />)}</PublicPage>} />
           <Route
             path="/portal/reset-password"
-            element={
-              <PublicPage>
-                <twofold-reset-password />
-              </PublicPage>
-            }
+            element={<PublicPage>{screen(<twofold-reset-password />)}</PublicPage>}
           />
           <Route
             path="/portal/register"
-            element={
-              <PublicPage>
-                <twofold-registration />
-              </PublicPage>
-            }
+            element={<PublicPage>{screen(<twofold-registration />)}</PublicPage>}
           />
-          <Route
-            path="/portal/contact"
-            element={
-              <PublicPage>
-                <twofold-contact />
-              </PublicPage>
-            }
-          />
+          <Route path="/portal/contact" element={<PublicPage>{screen(<twofold-contact />)}</PublicPage>} />
           <Route path="/portal/faq" element={<FaqPage />} />
           <Route path="/portal/donor-match-update/:matchId" element={<DonorMatchUpdatePage />} />
           <Route path="/match/:slug" element={<MatchPage />} />
@@ -251,17 +220,23 @@ function App() {
               </RequireAuth>
             }
           >
-            <Route index element={<twofold-dashboard />} />
-            <Route path="donations" element={<twofold-donations />} />
+            <Route index element={screen(<twofold-dashboard />)} />
+            <Route path="donations" element={screen(<twofold-donations />)} />
             <Route path="organization-details" element={<OrganizationDetailsPage />} />
-            <Route path="billing" element={<twofold-billing key="plans" />} />
-            <Route path="integrations" element={<twofold-integrations key="cards" />} />
-            <Route path="integrations/widget" element={<twofold-integrations key="widget" view="widget" />} />
-            <Route path="webhooks" element={<twofold-webhooks />} />
-            <Route path="email-templates" element={<twofold-template-editor key="cards" />} />
+            <Route path="billing" element={screen(<twofold-billing key="plans" />)} />
+            <Route path="integrations" element={screen(<twofold-integrations key="cards" />)} />
+            <Route
+              path="integrations/widget"
+              element={screen(<twofold-integrations key="widget" view="widget" />)}
+            />
+            <Route path="webhooks" element={screen(<twofold-webhooks />)} />
+            <Route path="email-templates" element={screen(<twofold-template-editor key="cards" />)} />
             <Route path="email-customization" element={<EmailCustomizationPage />} />
-            <Route path="reports" element={<twofold-report-builder />} />
-            <Route path="stripe-setup" element={<twofold-billing key="stripe-setup" view="stripe-setup" />} />
+            <Route path="reports" element={screen(<twofold-report-builder />)} />
+            <Route
+              path="stripe-setup"
+              element={screen(<twofold-billing key="stripe-setup" view="stripe-setup" />)}
+            />
             <Route path="*" element={<NotFound />} />
           </Route>
           <Route

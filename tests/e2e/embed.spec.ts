@@ -326,3 +326,25 @@ test('CORS is open on exactly the public endpoints: a staff route refuses the fo
     publicCall: 'answered 200',
   });
 });
+
+test('the public elements share one runtime: fetched once from the API origin, with CORS', async ({
+  page,
+  baseURL,
+}) => {
+  const { api, embed } = origins(baseURL);
+  const fetched: { url: string; allowOrigin: string | undefined }[] = [];
+  page.on('response', (response) => {
+    if (response.url().includes('/elements/'))
+      fetched.push({ url: response.url(), allowOrigin: response.headers()['access-control-allow-origin'] });
+  });
+  await openEmbedPage(page, embed);
+  const runtime = `${api}/elements/twofold-public-runtime.js`;
+  // Five public elements, each with its own script tag; the runtime they import, once.
+  expect(fetched.filter((f) => f.url === runtime)).toEqual([{ url: runtime, allowOrigin: '*' }]);
+  for (const name of ['faq', 'donor-match-update', 'match-request', 'registration', 'contact']) {
+    expect(fetched.filter((f) => f.url === `${api}/elements/twofold-${name}.js`)).toHaveLength(1);
+  }
+  // The public elements carry no React: the only React on the page is the staff toaster's own.
+  const runtimeText = await (await page.request.get(runtime)).text();
+  expect(runtimeText).not.toContain('react.transitional.element');
+});

@@ -16,7 +16,7 @@ for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
       if (route.signedIn) await signIn(page, 'admin@twofold.test');
       await page.goto(route.path);
-      await expect(page.getByText(route.ready).first()).toBeVisible();
+      await expect(page.getByText(route.ready).filter({ visible: true }).first()).toBeVisible();
       await expect(page.getByText(/^Loading/)).toHaveCount(0);
       await page.screenshot({ path: `${out}/${route.name}-${width}.png`, fullPage: true });
     });
