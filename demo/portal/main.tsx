@@ -172,6 +172,16 @@ function MatchPage() {
   );
 }
 
+/** spec (part 1, section 2, Sidebar): "Companies (an external link to the product's public open-company page)". */
+function CompaniesPage() {
+  return (
+    <PublicPage>
+      <h1 className="portal-title">Companies</h1>
+      <twofold-company-lookup />
+    </PublicPage>
+  );
+}
+
 /** spec (section 2): the match dialog's Preview link opens /preview-notification/{id} in a new tab (signed in). */
 function NotificationPreviewPage() {
   const { id = '' } = useParams();
@@ -242,6 +252,7 @@ function App() {
           <Route path="/portal/faq" element={<FaqPage />} />
           <Route path="/portal/donor-match-update/:matchId" element={<DonorMatchUpdatePage />} />
           <Route path="/match/:slug" element={<MatchPage />} />
+          <Route path="/companies" element={<CompaniesPage />} />
           <Route path="/preview-notification/:id" element={<NotificationPreviewPage />} />
           <Route
             path="/portal"
@@ -253,6 +264,7 @@ function App() {
           >
             <Route index element={<twofold-dashboard />} />
             <Route path="donations" element={<twofold-donations />} />
+            <Route path="companies" element={<twofold-companies />} />
             <Route path="organization-details" element={<OrganizationDetailsPage />} />
             <Route path="billing" element={<twofold-billing key="plans" />} />
             <Route path="integrations" element={<twofold-integrations key="cards" />} />

@@ -326,3 +326,28 @@ test('CORS is open on exactly the public endpoints: a staff route refuses the fo
     publicCall: 'answered 200',
   });
 });
+
+test('on the foreign page, a donor picks their employer in the lookup and requests a match with it', async ({
+  page,
+  baseURL,
+}) => {
+  const { api, embed } = origins(baseURL);
+  await openEmbedPage(page, embed);
+  const lookup = page.locator('#company-lookup');
+  const searched = page.waitForResponse((r) => r.url().startsWith(`${api}/api/public/companies?`));
+  await lookup.getByLabel('Employer').fill('Birch Tel');
+  expect((await searched).headers()['access-control-allow-origin']).toBe('*');
+  await lookup.getByRole('button', { name: /^Birch Telecom/ }).click();
+  await expect(lookup.getByText('3:1')).toBeVisible();
+
+  const request = page.locator('#match-request');
+  await expect(request.getByLabel('Employer (company)')).toHaveValue('Birch Telecom');
+  await request.getByLabel('Amount (USD)').fill('120');
+  await request.getByLabel('Donation date').fill('2025-06-20');
+  await request.getByLabel('Full name').fill('Jordan Embed');
+  await request.getByLabel('Email').fill(`jordan-${Date.now()}@example.org`);
+  await request.getByRole('button', { name: 'Request My Match' }).click();
+  await expect(request.getByRole('heading', { name: 'Thank you! Your match request is in.' })).toBeVisible();
+  await expect(request.getByText('Donor to Submit in Company Portal')).toBeVisible();
+  await expectNoAxeViolations(page);
+});
