@@ -9,7 +9,7 @@ import { expectNoAxeViolations, signIn } from './support.ts';
 test('anyone searches an employer on /companies and sees whether and how it matches', async ({ page }) => {
   await page.goto('/companies');
   await expect(page.getByRole('heading', { name: 'Does your employer match gifts?' })).toBeVisible();
-  await page.getByLabel('Employer').fill('Birch Tel');
+  await page.getByRole('searchbox', { name: 'Employer' }).fill('Birch Tel');
   await page.getByRole('button', { name: /^Birch Telecom/ }).click();
   const detail = page.locator('twofold-company-lookup [part="detail"]');
   await expect(detail.getByRole('heading', { name: 'Birch Telecom' })).toBeFocused();

@@ -335,10 +335,10 @@ test('on the foreign page, a donor picks their employer in the lookup and reques
   await openEmbedPage(page, embed);
   const lookup = page.locator('#company-lookup');
   const searched = page.waitForResponse((r) => r.url().startsWith(`${api}/api/public/companies?`));
-  await lookup.getByLabel('Employer').fill('Birch Tel');
+  await lookup.getByRole('searchbox', { name: 'Employer' }).fill('Birch Tel');
   expect((await searched).headers()['access-control-allow-origin']).toBe('*');
   await lookup.getByRole('button', { name: /^Birch Telecom/ }).click();
-  await expect(lookup.getByText('3:1')).toBeVisible();
+  await expect(lookup.locator('[part="detail"]').getByText('3:1', { exact: true })).toBeVisible();
 
   const request = page.locator('#match-request');
   await expect(request.getByLabel('Employer (company)')).toHaveValue('Birch Telecom');
