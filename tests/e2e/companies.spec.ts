@@ -96,6 +96,7 @@ test('staff suggest a correction from the match dialog; a super user accepts it 
   const queue = reviewer.getByRole('region', { name: /Suggested corrections/ });
   const item = queue.getByRole('listitem').filter({ hasText: 'Their 2026 policy doubled it' });
   await expect(item).toContainText(`→ ${ratio}:1`);
+  await expectNoAxeViolations(reviewer);
   await item.getByRole('button', { name: 'Accept' }).click();
   await expect(item).toHaveCount(0);
   await reviewer.getByLabel('Search companies').fill('Driftwood Foods');
