@@ -20,9 +20,11 @@ export const elementNames = [
   'twofold-faq',
   'twofold-donor-match-update',
   'twofold-match-request',
+  'twofold-company-lookup',
   'twofold-billing',
   'twofold-integrations',
   'twofold-webhooks',
+  'twofold-companies',
   'twofold-template-editor',
   'twofold-report-builder',
 ];

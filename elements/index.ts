@@ -2,6 +2,8 @@
 
 export type { TwofoldEvent, TwofoldEventDetails, TwofoldEventName } from '../src/ui/events.ts';
 export { TwofoldBilling } from './twofold-billing.ts';
+export { TwofoldCompanies } from './twofold-companies.ts';
+export { TwofoldCompanyLookup } from './twofold-company-lookup.ts';
 export { TwofoldContact } from './twofold-contact.ts';
 export { TwofoldDashboard } from './twofold-dashboard.ts';
 export { TwofoldDonations } from './twofold-donations.ts';

@@ -18,6 +18,7 @@ import { definePublicElement } from './define-public-element.ts';
  * @attr transaction-id - Prefill: the donation platform's transaction id.
  * @attr donor-name - Prefill: the donor's name.
  * @attr donor-email - Prefill: the donor's email.
+ * @attr company-id - Prefill: the donor's employer, by its catalogue id (as `<twofold-company-lookup>` reports it). The element also listens on its document for `twofold-company-chosen` and takes the company chosen there.
  *
  * @event twofold-match-requested - The match request was accepted; `detail.matchId`, `detail.status` ({id, name}), `detail.companyName`.
  *
@@ -43,6 +44,7 @@ export const TwofoldMatchRequest = definePublicElement<MatchRequestProps>(
       transactionId: 'string',
       donorName: 'string',
       donorEmail: 'string',
+      companyId: 'number',
     },
     styles: [partsCss, requestCss],
   },

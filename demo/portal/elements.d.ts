@@ -39,7 +39,10 @@ declare module 'react' {
         'transaction-id'?: string;
         'donor-name'?: string;
         'donor-email'?: string;
+        'company-id'?: string;
       }>;
+      'twofold-company-lookup': ElementProps<{ heading?: string }>;
+      'twofold-companies': ElementProps;
       'twofold-billing': ElementProps<{ view?: 'plans' | 'stripe-setup' }>;
       'twofold-template-editor': ElementProps<{ template?: string }>;
       'twofold-report-builder': ElementProps;

@@ -161,6 +161,16 @@ function MatchPage() {
   return <PublicPage>{screen(<twofold-match-request key={slug} organization={slug} />)}</PublicPage>;
 }
 
+/** spec (part 1, section 2, Sidebar): "Companies (an external link to the product's public open-company page)". */
+function CompaniesPage() {
+  return (
+    <PublicPage>
+      <h1 className="portal-title">Companies</h1>
+      {screen(<twofold-company-lookup />)}
+    </PublicPage>
+  );
+}
+
 /** spec (section 2): the match dialog's Preview link opens /preview-notification/{id} in a new tab (signed in). */
 function NotificationPreviewPage() {
   const { id = '' } = useParams();
@@ -211,6 +221,7 @@ function App() {
           <Route path="/portal/faq" element={<FaqPage />} />
           <Route path="/portal/donor-match-update/:matchId" element={<DonorMatchUpdatePage />} />
           <Route path="/match/:slug" element={<MatchPage />} />
+          <Route path="/companies" element={<CompaniesPage />} />
           <Route path="/preview-notification/:id" element={<NotificationPreviewPage />} />
           <Route
             path="/portal"
@@ -222,6 +233,7 @@ function App() {
           >
             <Route index element={screen(<twofold-dashboard />)} />
             <Route path="donations" element={screen(<twofold-donations />)} />
+            <Route path="companies" element={screen(<twofold-companies />)} />
             <Route path="organization-details" element={<OrganizationDetailsPage />} />
             <Route path="billing" element={screen(<twofold-billing key="plans" />)} />
             <Route path="integrations" element={screen(<twofold-integrations key="cards" />)} />

@@ -303,6 +303,8 @@ export const companies = pgTable(
     deadline_days: integer('deadline_days'),
     csr_vendor: text('csr_vendor'),
     excluded_organization_types: jsonb('excluded_organization_types').$type<string[]>().notNull().default([]),
+    /** Ids from the category catalogue (src/contract/categories.ts) the company's program matches. */
+    categories: jsonb('categories').$type<number[]>().notNull().default([]),
     ...timestamps,
   },
   (t) => [
@@ -320,6 +322,54 @@ export const companies = pgTable(
       'companies_deadline_rule_values',
       sql`${t.deadline_rule} in ('none', 'days-after-gift', 'year-end', 'next-year-end')`,
     ),
+  ],
+);
+
+/** One field of a company that changed: its value before and after (as the API shows them). */
+export type CompanyFieldChange = { field: string; from: unknown; to: unknown };
+
+/** The history of a company's programme: who saved what, when (a super user's edit or an accepted suggestion). */
+export const companyChanges = pgTable(
+  'company_changes',
+  {
+    id: serial('id').primaryKey(),
+    company_id: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    /** Who saved it; null once that account is gone (the row stays: the history is the company's). */
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    changes: jsonb('changes').$type<CompanyFieldChange[]>().notNull(),
+    /** The staff suggestion this change applied, when it came from one. */
+    suggestion_id: integer('suggestion_id').references((): AnyPgColumn => companySuggestions.id, {
+      onDelete: 'set null',
+    }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('company_changes_company_idx').on(t.company_id, t.created_at)],
+);
+
+/** A staff member's correction to a company's programme, waiting for a super user's review. */
+export const companySuggestions = pgTable(
+  'company_suggestions',
+  {
+    id: serial('id').primaryKey(),
+    company_id: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The proposed values, by field (only the fields the suggestion changes). */
+    proposed: jsonb('proposed').$type<Record<string, unknown>>().notNull(),
+    note: text('note'),
+    /** pending, accepted or rejected. */
+    status: text('status').notNull().default('pending'),
+    reviewed_by: integer('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+    reviewed_at: timestamp('reviewed_at', { withTimezone: true }),
+    review_note: text('review_note'),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('company_suggestions_status_idx').on(t.status, t.created_at),
+    check('company_suggestions_status_values', sql`${t.status} in ('pending', 'accepted', 'rejected')`),
   ],
 );
 

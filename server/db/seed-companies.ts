@@ -1,3 +1,4 @@
+import { categories } from '../../src/contract/categories.ts';
 import {
   type DeadlineRule,
   deadlineRules,
@@ -81,6 +82,13 @@ export function demoCompanies() {
         deadline_days: deadline === 'days-after-gift' ? ([90, 180, 365][i % 3] ?? 365) : null,
         csr_vendor: method === 'csr' ? (csrVendors[i % csrVendors.length] ?? null) : null,
         excluded_organization_types: i % 9 === 4 ? ['edu-pto'] : i % 17 === 6 ? ['chapter'] : [],
+        // A few categories of the catalogue per company, none for a company without a program.
+        categories:
+          program === 'none'
+            ? []
+            : [0, 7, 19]
+                .map((step) => categories[(i + step) % categories.length]?.id ?? 1)
+                .sort((a, b) => a - b),
       });
       i++;
     }

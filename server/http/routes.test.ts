@@ -56,6 +56,9 @@ describe('the route table', () => {
         'get /files/:name',
         // Donors search their employer on the match forms.
         'get /search/company-name/:text',
+        // Issue 12: the public employer lookup (/companies, <twofold-company-lookup>).
+        'get /api/public/companies',
+        'get /api/public/companies/:id',
         // Donors: the donor link's exchange and the public matching page (captcha on the request).
         'post /api/donor/session',
         'get /api/public/match/:slug',

@@ -707,3 +707,74 @@ describe('the permission matrix', () => {
     }
   }
 });
+
+/**
+ * The routes for super users only (access 'super'): the companies catalogue's edits and review
+ * queue, the feature request counts. Every other signed-in user is refused with 403, an anonymous
+ * caller with 401, and a refusal changes nothing.
+ */
+describe('the super-user routes', () => {
+  const superOnly = () => t.routes.filter((r) => r.access === 'super');
+
+  /** A valid request for each: a company's own programme, a pending suggestion. */
+  async function superSample(route: AnyRoute): Promise<Request> {
+    const [company] = await t.db.select().from(companies).orderBy(companies.id).limit(1);
+    const id = company?.id ?? 1;
+    if (route.path === '/api/companies/:id') {
+      const { json } = await call(app, 'GET', `/api/companies/${id}`, { token: tokens.super });
+      const { id: _id, name: _name, ...programme } = json.company;
+      return { method: route.method, path: `/api/companies/${id}`, body: { ...programme, match_ratio: 4 } };
+    }
+    if (route.path.startsWith('/api/company-suggestions/:id/')) {
+      const { json } = await call(app, 'POST', `/api/companies/${id}/suggestions`, {
+        token: tokens.reader,
+        body: { proposed: { csr_vendor: `Vendor ${next()}` } },
+      });
+      return { method: route.method, path: route.path.replace(':id', String(json.suggestion_id)), body: {} };
+    }
+    return { method: route.method, path: route.path };
+  }
+
+  const catalogue = async () =>
+    JSON.stringify(
+      await Promise.all([
+        queryRows(t.db, sql`select * from companies order by id`),
+        queryRows(t.db, sql`select * from company_changes order by id`),
+        queryRows(t.db, sql`select id, status, review_note from company_suggestions order by id`),
+      ]),
+    );
+
+  it('answers 403 to every other signed-in user and 401 anonymously, changing nothing; super users pass', async () => {
+    // Pinned, so loosening a route's declaration fails here.
+    expect(
+      superOnly()
+        .map((r) => `${r.method} ${r.path}`)
+        .sort(),
+    ).toEqual(
+      [
+        'get /api/company-suggestions',
+        'get /api/feature-requests',
+        'post /api/company-suggestions/:id/accept',
+        'post /api/company-suggestions/:id/reject',
+        'put /api/companies/:id',
+      ].sort(),
+    );
+    const problems: string[] = [];
+    for (const route of superOnly()) {
+      const key = `${route.method} ${route.path}`;
+      for (const who of ['admin', 'writer', 'reader', 'outsider', 'anonymous']) {
+        const request = await superSample(route);
+        const before = await catalogue();
+        const res = await sendRaw(request, tokens[who]);
+        const expected = who === 'anonymous' ? 401 : 403;
+        if (res.status !== expected)
+          problems.push(`${key} as ${who}: expected ${expected}, got ${res.status}`);
+        if ((await catalogue()) !== before) problems.push(`${key} as ${who}: a refused call changed data`);
+      }
+      const res = await sendRaw(await superSample(route), tokens.super);
+      if (res.status < 200 || res.status >= 300)
+        problems.push(`${key} as super: got ${res.status} ${res.text}`);
+    }
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import { type CompanySearchEntry, CompanySearchResponse } from '../contract/companies.ts';
+import { CompanyRef, type CompanySearchEntry, CompanySearchResponse } from '../contract/companies.ts';
 import { request } from './client.ts';
 
 /**
@@ -20,4 +20,9 @@ export async function searchCompanies(text: string): Promise<CompanySearchEntry[
   } catch {
     return [];
   }
+}
+
+/** GET /api/public/companies/{id} (the public employer lookup): a preselected `company-id`'s name. */
+export function publicCompanyName(id: number) {
+  return request(CompanyRef, `api/public/companies/${id}`, { authenticated: false });
 }

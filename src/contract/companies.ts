@@ -66,9 +66,12 @@ export const companySearchLimit = 20;
 export const otherCompanyName = 'Other';
 
 /** spec: "Company search result: names list of entries with name, company (id, name), company_id." */
+/** A company by id and name (a search entry's company, the lookup's preselected company). */
+export const CompanyRef = z.object({ id: z.number(), name: z.string() });
+
 export const CompanySearchEntry = z.object({
   name: z.string(),
-  company: z.nullable(z.object({ id: z.number(), name: z.string() })),
+  company: z.nullable(CompanyRef),
   company_id: z.nullable(z.number()),
 });
 export const CompanySearchResponse = z.object({ names: z.array(CompanySearchEntry) });

@@ -17,6 +17,8 @@ export interface TwofoldEventDetails {
   'twofold-sidebar-toggle': { collapsed: boolean };
   /** A report download is about to open its link; preventDefault() to handle it yourself. */
   'twofold-request-download': { url: string; reportId: number };
+  /** A company was chosen in the employer lookup; `<twofold-match-request>` on the page takes it. */
+  'twofold-company-chosen': { companyId: number; name: string };
 }
 export type TwofoldEventName = keyof TwofoldEventDetails;
 export type TwofoldEvent<K extends TwofoldEventName> = CustomEvent<TwofoldEventDetails[K]>;
@@ -29,6 +31,7 @@ declare global {
     'twofold-organization-change': TwofoldEvent<'twofold-organization-change'>;
     'twofold-sidebar-toggle': TwofoldEvent<'twofold-sidebar-toggle'>;
     'twofold-request-download': TwofoldEvent<'twofold-request-download'>;
+    'twofold-company-chosen': TwofoldEvent<'twofold-company-chosen'>;
   }
 }
 

@@ -339,12 +339,44 @@ test('the public elements share one runtime: fetched once from the API origin, w
   });
   await openEmbedPage(page, embed);
   const runtime = `${api}/elements/twofold-public-runtime.js`;
-  // Five public elements, each with its own script tag; the runtime they import, once.
+  // The public elements, each with its own script tag; the runtime they import, once.
   expect(fetched.filter((f) => f.url === runtime)).toEqual([{ url: runtime, allowOrigin: '*' }]);
-  for (const name of ['faq', 'donor-match-update', 'match-request', 'registration', 'contact']) {
+  for (const name of [
+    'faq',
+    'donor-match-update',
+    'match-request',
+    'registration',
+    'contact',
+    'company-lookup',
+  ]) {
     expect(fetched.filter((f) => f.url === `${api}/elements/twofold-${name}.js`)).toHaveLength(1);
   }
   // The public elements carry no React: the only React on the page is the staff toaster's own.
   const runtimeText = await (await page.request.get(runtime)).text();
   expect(runtimeText).not.toContain('react.transitional.element');
+});
+
+test('on the foreign page, a donor picks their employer in the lookup and requests a match with it', async ({
+  page,
+  baseURL,
+}) => {
+  const { api, embed } = origins(baseURL);
+  await openEmbedPage(page, embed);
+  const lookup = page.locator('#company-lookup');
+  const searched = page.waitForResponse((r) => r.url().startsWith(`${api}/api/public/companies?`));
+  await lookup.getByRole('searchbox', { name: 'Employer' }).fill('Birch Tel');
+  expect((await searched).headers()['access-control-allow-origin']).toBe('*');
+  await lookup.getByRole('button', { name: /^Birch Telecom/ }).click();
+  await expect(lookup.locator('[part="detail"]').getByText('3:1', { exact: true })).toBeVisible();
+
+  const request = page.locator('#match-request');
+  await expect(request.getByLabel('Employer (company)')).toHaveValue('Birch Telecom');
+  await request.getByLabel('Amount (USD)').fill('120');
+  await request.getByLabel('Donation date').fill('2025-06-20');
+  await request.getByLabel('Full name').fill('Jordan Embed');
+  await request.getByLabel('Email').fill(`jordan-${Date.now()}@example.org`);
+  await request.getByRole('button', { name: 'Request My Match' }).click();
+  await expect(request.getByRole('heading', { name: 'Thank you! Your match request is in.' })).toBeVisible();
+  await expect(request.getByText('Donor to Submit in Company Portal')).toBeVisible();
+  await expectNoAxeViolations(page);
 });

@@ -21,7 +21,9 @@ export const portalRoutes: readonly PortalRoute[] = [
     signedIn: false,
     ready: 'Hope Harbor Foundation',
   },
+  { name: 'companies-lookup', path: '/companies', signedIn: false, ready: 'Does your employer match gifts?' },
   { name: 'dashboard', path: '/portal', signedIn: true, ready: 'Dashboard' },
+  { name: 'companies', path: '/portal/companies', signedIn: true, ready: /\d+ Found/ },
   { name: 'donations', path: '/portal/donations', signedIn: true, ready: /\d+ Found/ },
   { name: 'organization-basic', path: '/portal/organization-details', signedIn: true, ready: 'Basic' },
   {

@@ -74,10 +74,10 @@ test('a super user searches for any organization and switches to it', async ({ p
 
 test('the sidebar collapses to icons; no entry leads to a page that does not exist', async ({ page }) => {
   await signIn(page, 'reader@twofold.test');
-  // The public employer lookup (/companies) is not built yet: no Companies entry points at it.
-  await expect(
-    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Companies' }),
-  ).toHaveCount(0);
+  // spec: Companies is an external link to the public open-company page, opened in a new tab.
+  const companies = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Companies/ });
+  await expect(companies).toHaveAttribute('href', '/companies');
+  await expect(companies).toHaveAttribute('target', '_blank');
   const hrefs = await page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link')

@@ -35,6 +35,7 @@ import {
   validateForm,
   writeFor,
 } from './match-form.ts';
+import { SuggestCorrection } from './suggest-correction.tsx';
 
 /**
  * The match detail dialog: one donation's details, notifications and recurring history, and the
@@ -529,6 +530,9 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
           value={{ company_name: form.companyName, company_id: form.companyId }}
           onChange={(choice) => update({ companyName: choice.company_name, companyId: choice.company_id })}
         />
+        {donation.company ? (
+          <SuggestCorrection companyId={donation.company.id} companyName={donation.company.name} />
+        ) : null}
         <Field
           label="Amount"
           required

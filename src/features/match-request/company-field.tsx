@@ -49,7 +49,8 @@ export function CompanyField({
     delay: companySearchDelay,
     keyOf,
     openWhenEmpty: true,
-    skip: (term) => term === chosen.current,
+    // Nor a catalogue company set from outside (the employer lookup, a preselected company-id).
+    skip: (term) => term === chosen.current || value.company_id !== null,
     onPick: (entry) => {
       chosen.current = entry.name;
       onChange({ company_id: entry.company_id, company_name: entry.name });

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
+import { publicCompanyName } from '../../api/companies.ts';
 import { getMatchOrganization, requestMatch } from '../../api/donor.ts';
 import {
   MatchRequestForm,
@@ -57,6 +58,8 @@ export interface MatchRequestProps {
   transactionId?: string;
   donorName?: string;
   donorEmail?: string;
+  /** Prefill: the donor's employer, a company id of the catalogue (e.g. from the employer lookup). */
+  companyId?: number;
 }
 
 type Values = {
@@ -126,6 +129,24 @@ export function MatchRequest(props: MatchRequestProps) {
       current = false;
     };
   }, [slug]);
+
+  // The donor's employer from outside the form: a preselected `company-id` (named by the public
+  // lookup; an unknown id leaves the field as it is), or the company chosen in a
+  // `<twofold-company-lookup>` on the same page.
+  const presetCompany = props.companyId;
+  useEffect(() => {
+    const take = (id: number, name: string) =>
+      setValues((v) => ({ ...v, company: { company_id: id, company_name: name } }));
+    if (presetCompany)
+      publicCompanyName(presetCompany).then(
+        (company) => take(company.id, company.name),
+        () => undefined,
+      );
+    const onChosen = ({ detail }: TwofoldEvent<'twofold-company-chosen'>) =>
+      take(detail.companyId, detail.name);
+    document.addEventListener('twofold-company-chosen', onChosen);
+    return () => document.removeEventListener('twofold-company-chosen', onChosen);
+  }, [presetCompany]);
 
   useEffect(() => {
     if (Object.keys(errors).length)

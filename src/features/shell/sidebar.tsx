@@ -23,18 +23,9 @@ export function menuEntries(companiesUrl: string | undefined): MenuEntry[] {
     { label: 'Dashboard', href: '/portal', icon: icons.dashboard },
     { label: 'Donations', href: '/portal/donations', icon: icons.donations },
     // spec: "The sidebar entry Companies is an external link to the product's public open-company
-    // page". Shown only when a host names that page (companies-url): Twofold's own public employer
-    // lookup does not exist yet (issue 12), and no entry may lead to a page that does not.
-    ...(companiesUrl
-      ? [
-          {
-            label: 'Companies',
-            href: companiesUrl,
-            icon: icons.companies,
-            external: true,
-          } satisfies MenuEntry,
-        ]
-      : []),
+    // page, opened in a new tab": Twofold's own public employer lookup at /companies, unless a host
+    // names another page (companies-url).
+    { label: 'Companies', href: companiesUrl || '/companies', icon: icons.companies, external: true },
     { label: 'Reports', href: '/portal/reports', icon: icons.reports },
     {
       label: 'Email Templates',

@@ -1,0 +1,112 @@
+import '../donations/donations-test-session.ts';
+// The signed-in session (a writer, not a super user) is stored before the bundle loads.
+import '../../../dist/elements/twofold-companies.js';
+import {
+  assert,
+  assertEqual,
+  axeViolations,
+  button,
+  control,
+  deepElements,
+  mount,
+  setValue,
+  waitFor,
+} from '../../../elements/browser-test-support.ts';
+import type { CompanyDetail } from '../../contract/company-admin.ts';
+import { json, mockApi } from '../donations/donations-test-support.ts';
+
+const company = (id: number, name: string): CompanyDetail => ({
+  id,
+  name,
+  match_method: 'form',
+  guide: 'Ask HR for the form.',
+  url: 'https://example.com/giving',
+  verify: 'email',
+  program: 'matching',
+  minimum_match_cents: 2500,
+  maximum_match_cents: 100_000,
+  match_ratio: 2,
+  deadline_rule: 'year-end',
+  deadline_days: null,
+  csr_vendor: null,
+  categories: [1, 44],
+});
+
+const all = Array.from({ length: 30 }, (_, i) => company(i + 1, `Company ${String(i + 1).padStart(2, '0')}`));
+
+function server() {
+  return mockApi((call) => {
+    if (call.path === '/api/companies') {
+      const q = (call.search.get('q') ?? '').toLowerCase();
+      const page = Number(call.search.get('page') ?? '1');
+      const found = all.filter((c) => c.name.toLowerCase().includes(q));
+      return json(200, {
+        companies: found.slice((page - 1) * 25, page * 25),
+        total: found.length,
+        page,
+        per_page: 25,
+      });
+    }
+    const one = /^\/api\/companies\/(\d+)$/.exec(call.path);
+    if (one && call.method === 'GET')
+      return json(200, {
+        company: all[Number(one[1]) - 1],
+        history: [
+          {
+            id: 1,
+            created_at: '2026-01-05T10:00:00.000Z',
+            user: { id: 9, name: 'Sasha Patel', email: 'super@twofold.test' },
+            changes: [{ field: 'match_ratio', from: 1, to: 2 }],
+            suggestion_id: null,
+          },
+        ],
+      });
+    return json(404, { message: 'Not found' });
+  });
+}
+
+const text = (r: ShadowRoot) => r.textContent ?? '';
+
+describe('<twofold-companies> for staff who are not super users', () => {
+  it('pages and searches the catalogue, and shows a company read-only with its history, axe-clean', async () => {
+    const calls = server();
+    const el = await mount('twofold-companies');
+    const root = el.shadowRoot as ShadowRoot;
+    await waitFor(
+      () => text(root).includes('30 Found') && text(root).includes('Company 01'),
+      'the first page',
+    );
+    assert(!text(root).includes('Suggested corrections'), 'no review queue for staff');
+    assert(text(root).includes('Page 1 of 2'), 'two pages');
+    button(root, 'Next')?.click();
+    await waitFor(
+      () => text(root).includes('Company 26') && text(root).includes('Page 2 of 2'),
+      'the second page',
+    );
+    setValue(control(root, 'Search companies'), '07');
+    await waitFor(() => text(root).includes('1 Found'), 'the search');
+    assertEqual(
+      calls
+        .filter((c) => c.path === '/api/companies')
+        .at(-1)
+        ?.search.get('page'),
+      '1',
+      'a search starts on page 1',
+    );
+    assertEqual((await axeViolations(el)).join('\n'), '', 'axe violations on the list');
+
+    button(root, 'Company 07')?.click();
+    await waitFor(() => text(root).includes('Sasha Patel'), 'the dialog and its history');
+    const ratio = control(root, 'Ratio');
+    assertEqual(ratio.value, '2', 'the ratio');
+    assert(ratio.readOnly, 'the ratio is read-only');
+    assert(control<HTMLSelectElement>(root, 'Method').disabled, 'the method cannot change');
+    assert(!button(root, 'Save'), 'no Save for staff');
+    assert(text(root).includes('Ratio: 1:1 → 2:1'), 'the history names the field, before and after');
+    const checked = deepElements(root).filter(
+      (e): e is HTMLInputElement => e instanceof HTMLInputElement && e.type === 'checkbox' && e.checked,
+    );
+    assertEqual(checked.length, 2, 'the two categories of the 42');
+    assertEqual((await axeViolations(el)).join('\n'), '', 'axe violations in the dialog');
+  });
+});

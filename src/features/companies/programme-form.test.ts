@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { CompanyProgramme } from '../../contract/company-admin.ts';
+import { fromForm, shownValue, toForm } from './programme-form.ts';
+
+const programme: CompanyProgramme = {
+  match_method: 'csr',
+  guide: 'Use the portal',
+  url: 'https://example.com',
+  verify: 'email',
+  program: 'matching',
+  minimum_match_cents: 2500,
+  maximum_match_cents: 1_000_050,
+  match_ratio: 2,
+  deadline_rule: 'days-after-gift',
+  deadline_days: 90,
+  csr_vendor: 'Benevity',
+  categories: [44, 1],
+};
+
+describe('the company dialog form', () => {
+  it('round-trips a programme through dollars and typed numbers', () => {
+    expect(fromForm(toForm(programme)).programme).toEqual({ ...programme, categories: [1, 44] });
+  });
+
+  it('reads a ratio written as 2:1, blank amounts as none, and clears the days of another deadline rule', () => {
+    const form = {
+      ...toForm(programme),
+      match_ratio: '1.5:1',
+      minimum: '',
+      maximum: '$1,000',
+      deadline_rule: 'year-end',
+    };
+    expect(fromForm(form).programme).toMatchObject({
+      match_ratio: 1.5,
+      minimum_match_cents: null,
+      maximum_match_cents: 100_000,
+      deadline_days: null,
+    });
+  });
+
+  it('names each field that is not valid', () => {
+    const form = { ...toForm(programme), match_ratio: 'two', minimum: '12.345', deadline_days: '' };
+    expect(Object.keys(fromForm(form).errors ?? {}).sort()).toEqual([
+      'deadline_days',
+      'match_ratio',
+      'minimum',
+    ]);
+  });
+
+  it('shows stored values as people read them', () => {
+    expect(shownValue('minimum_match_cents', 2500)).toBe('$25');
+    expect(shownValue('match_ratio', 0.5)).toBe('0.5:1');
+    expect(shownValue('guide', null)).toBe('(none)');
+  });
+});
