@@ -2,7 +2,6 @@ import { format, startOfYear } from 'date-fns';
 import { and, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import {
   ageingBuckets,
-  defaultPayoutDays,
   type FeatureRequestBody,
   type FeatureRequestCounts,
   featureOptions,
@@ -19,6 +18,7 @@ import { queryRows } from '../../db/rows.ts';
 import { companies, donationDayStats, donations, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { donationFilterConditions } from '../donations/donations.service.ts';
+import { expectedPayments } from '../donations/expected-payment.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
 
 const emptyGroups = (): GroupStats =>
@@ -305,43 +305,12 @@ export async function insights(
   };
 }
 
-/**
- * Submitted (not completed) matches by the month their company should pay: the time they were
- * last submitted plus the company's median Submitted-to-Completed days, learned from its
- * completed matches (any organization's: a company pays everyone on its own schedule; only the
- * median is read), from 3 of them, else the default. Overdue payments count in the current month.
- */
+/** Submitted (not completed) matches by the month their company should pay (see expectedPayments). */
 async function forecastRows(db: Queryable, base: SQL[], now: Date) {
-  // Each step reads only what it needs: the awaiting matches (the overview's conditions), when
-  // each was last submitted, and the delays of just their companies, each learned once.
   const rows = await queryRows<{ month: string; expected: string | number; count: string | number }>(
     db,
-    sql`with awaiting as (
-          select ${donations.id} as id, ${donations.company_id} as company_id,
-                 ${donations.matched_cents} as matched_cents, ${donations.updated_at} as updated_at
-            from ${donations}
-           where ${and(...base, inArray(donations.status_id, [4, 28]))}
-        ), sent as (
-          select h.donation_id, max(h.at) as at
-            from donation_status_history h join awaiting a on a.id = h.donation_id
-           where h.to_status_id in (4, 28)
-           group by h.donation_id
-        ), delays as (
-          select past.company_id,
-                 percentile_cont(0.5) within group (order by extract(epoch from done.at - submitted.at) / 86400) as days
-            from donations past
-            join donation_status_history submitted on submitted.donation_id = past.id and submitted.to_status_id = 4
-            join donation_status_history done on done.donation_id = past.id and done.to_status_id = 1 and done.at >= submitted.at
-           where past.company_id in (select distinct company_id from awaiting where company_id is not null)
-           group by past.company_id
-          having count(*) >= 3
-        )
-        select to_char(greatest(coalesce(sent.at, a.updated_at) + coalesce(delays.days, ${defaultPayoutDays}) * interval '1 day',
-                                ${now.toISOString()}::timestamptz) at time zone 'UTC', 'YYYY-MM') as month,
-               coalesce(sum(a.matched_cents), 0) as expected, count(*) as count
-          from awaiting a
-          left join sent on sent.donation_id = a.id
-          left join delays on delays.company_id = a.company_id
+    sql`select month, coalesce(sum(matched_cents), 0) as expected, count(*) as count
+          from (${expectedPayments(base, now)}) expected
          group by 1
          order by 1`,
   );

@@ -35,6 +35,8 @@ async function gift(orgId: number, status: number, amountCents: number, day: str
   });
 }
 
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
 const stats = (query: string, as = token.reader) =>
   call(t.app, 'GET', `/api/organization/${org.parent}/statistics${query}`, { token: as });
 
@@ -316,6 +318,114 @@ describe('the forecast of matching payments', () => {
       { month: '2025-03', expected: 50, count: 1 },
       { month: '2025-04', expected: 500, count: 2 },
     ]);
+  });
+});
+
+describe("each figure's link shows the matches behind it", () => {
+  const list = (query: string, orgId = org.parent) =>
+    call(t.app, 'GET', `/api/organization/${orgId}/donation?per_page=100&${query}`, { token: token.reader });
+
+  it('a chapter row: filters[organization] keeps that organization of the family, each group counted as the figure', async () => {
+    for (const [i, status] of [2, 3, 4, 20, 2, 28, 1, 25].entries())
+      await gift(i % 2 ? org.chapter : org.parent, status, 1_000 * (i + 1), `2025-0${1 + (i % 6)}-10`, 500);
+    const overview = await stats('?from=2025-01-01&to=2025-12-31');
+    expect(overview.json.organizations).toHaveLength(3);
+    for (const o of overview.json.organizations as Array<{
+      id: number;
+      groups: Record<string, { count: number }>;
+    }>) {
+      const all = await list(
+        `filters[dateFrom]=2025-01-01&filters[dateTo]=2025-12-31&filters[organization]=${o.id}`,
+      );
+      expect(all.status).toBe(200);
+      for (const group of statusGroupIds) {
+        expect(all.json.counts[group]).toBe(o.groups[group]?.count);
+        const one = await list(
+          `filters[dateFrom]=2025-01-01&filters[dateTo]=2025-12-31&filters[organization]=${o.id}&filters[status_group]=${group}`,
+        );
+        expect(one.json.total).toBe(o.groups[group]?.count);
+        for (const d of one.json.donations as Array<{ organization_id: number }>)
+          expect(d.organization_id).toBe(o.id);
+      }
+    }
+    expect(
+      overview.json.organizations.find((o: { id: number }) => o.id === org.chapter).groups.npo_verify.count,
+    ).toBe(2);
+  });
+
+  it("refuses an organization outside the family and a month that isn't one", async () => {
+    expect((await list(`filters[organization]=${org.other}`)).status).toBe(400);
+    expect((await list(`filters[organization]=${org.parent}`, org.chapter)).status).toBe(400);
+    for (const month of ['2025-13', '2025-1', '2025-00', 'abc'])
+      expect((await list(`filters[expectedMonth]=${month}`)).status).toBe(400);
+  });
+
+  it('a forecast month: filters[expectedMonth] keeps the matches expected to be paid that month, as many as the figure', async () => {
+    const [payer] = await t.db
+      .insert(companies)
+      .values({ name: `Steady Payer ${Date.now()}` })
+      .returning();
+    const now = Date.now();
+    const daysAgo = (n: number) => new Date(now - n * 86_400_000);
+    const match = async (
+      status: number,
+      matched: number,
+      submittedDaysAgo: number | null,
+      completedDaysAgo?: number,
+    ) => {
+      const [row] = await t.db
+        .insert(donations)
+        .values({
+          organization_id: org.parent,
+          status_id: status,
+          amount_cents: matched,
+          matched_cents: matched,
+          company_id: payer?.id ?? null,
+          donated_at: daysAgo(200),
+        })
+        .returning();
+      const id = row?.id ?? 0;
+      if (submittedDaysAgo !== null)
+        await t.db
+          .insert(donationStatusHistory)
+          .values({ donation_id: id, to_status_id: 4, at: daysAgo(submittedDaysAgo) });
+      if (completedDaysAgo !== undefined)
+        await t.db
+          .insert(donationStatusHistory)
+          .values({ donation_id: id, to_status_id: 1, at: daysAgo(completedDaysAgo) });
+    };
+    // The company pays in 100 days (three completed matches); its awaiting matches spread over the months ahead.
+    for (const sent of [400, 380, 360]) await match(1, 1_000, sent, sent - 100);
+    for (const [sent, cents] of [
+      [10, 2_000],
+      [40, 3_000],
+      [45, 4_000],
+      [70, 5_000],
+      [150, 6_000], // overdue: this month
+    ] as const)
+      await match(4, cents, sent);
+    await match(28, 7_000, null); // engaged, never seen submitted: from its last update (today) + 100 days
+    await match(2, 9_000, null); // awaiting submission: not forecast
+    const dates = `filters[dateFrom]=${day(daysAgo(365))}&filters[dateTo]=${day(daysAgo(0))}`;
+    const res = await call(
+      t.app,
+      'GET',
+      `/api/organization/${org.parent}/statistics/insights?from=${day(daysAgo(365))}&to=${day(daysAgo(0))}`,
+      { token: token.reader },
+    );
+    expect(res.status).toBe(200);
+    const forecast = res.json.forecast as Array<{ month: string; expected: number; count: number }>;
+    expect(forecast.reduce((n, f) => n + f.count, 0)).toBe(6);
+    expect(forecast.reduce((n, f) => n + f.expected, 0)).toBe(270);
+    expect(forecast[0]?.month).toBe(new Date(now).toISOString().slice(0, 7));
+    for (const f of forecast) {
+      const linked = await list(`${dates}&filters[expectedMonth]=${f.month}`);
+      expect(linked.status).toBe(200);
+      expect(linked.json.total).toBe(f.count);
+      const cents = (linked.json.donations as Array<{ matched: number }>).reduce((n, d) => n + d.matched, 0);
+      expect(cents).toBeCloseTo(f.expected, 2);
+    }
+    expect((await list(`${dates}&filters[expectedMonth]=1999-01`)).json.total).toBe(0);
   });
 });
 
