@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 import { demoOrganizationNames } from '../server/db/seed.ts';
-import { mib, ms, openBenchApp, percentile } from './shared.ts';
+import { type CapturedStatement, mib, ms, openBenchApp, percentile } from './shared.ts';
 
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '30' },
     database: { type: 'string', default: 'twofold_bench' },
+    /** Leave out the report download (minutes at a million matches) to time only the dashboard's calls. */
+    'no-download': { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
@@ -79,17 +81,57 @@ for (const [label, from, to] of ranges) {
 }
 
 console.log(
-  '\nBelow the tiles: GET /api/organization/{id}/statistics/insights (trend, ageing, top companies)',
+  '\nBelow the tiles: GET /api/organization/{id}/statistics/insights (trend, forecast, ageing, top companies)',
 );
-console.log('range                         api p50    api p95');
+console.log(
+  'before: the same statements with the top companies scanned from the matches and the forecast without its partial index',
+);
+console.log('after:  as the app sends them (the companies from the monthly totals, the index in place)');
+console.log('"sql" replays the statements one after another on one connection; "api" is the whole call.');
+console.log('range                        before sql p50  after sql p50   api p50    api p95');
+const orgIds = (
+  await pool.query<{ id: number }>('select id from organizations where id = $1 or parent_id = $1', [orgId])
+).rows.map((r) => r.id);
+/** The top companies as they were read before the monthly totals: every match of the range. */
+const scanCompanies = (from: string, to: string): CapturedStatement => ({
+  query: `select coalesce(c.name, nullif(trim(d.company_name), '')) as name, sum(d.matched_cents) as requested,
+                 sum(d.matched_cents) filter (where d.status_id in (1, 4, 28)) as submitted, count(*)::int as count
+            from donations d left join companies c on c.id = d.company_id
+           where d.organization_id = any($1) and d.donated_at >= $2::date and d.donated_at < $3::date + 1
+             and coalesce(c.name, nullif(trim(d.company_name), '')) is not null
+           group by 1 order by 2 desc, 1 limit 10`,
+  params: [orgIds, from, to],
+});
+const client = await pool.connect();
+const replay = async (statements: CapturedStatement[]) => {
+  for (const s of statements) await client.query(s.query, s.params);
+};
 for (const [label, from, to] of ranges) {
   const url = `/api/organization/${orgId}/statistics/insights?from=${from}&to=${to}`;
+  capture.statements.length = 0;
+  capture.on = true;
   const check = await app.request(url, { headers });
+  capture.on = false;
   if (check.status !== 200) throw new Error(`${label}: ${check.status} ${await check.text()}`);
+  const after = [...capture.statements];
+  const before = after.map((s) =>
+    s.query.includes('donation_company_month_stats') ? scanCompanies(from, to) : s,
+  );
+  await client.query('begin');
+  await client.query('drop index donations_awaiting_payment_idx');
+  const beforeSql = await time(() => replay(before));
+  await client.query('rollback');
+  const afterSql = await time(() => replay(after));
   const api = await time(async () => (await app.request(url, { headers })).text());
   console.log(
-    `${label.padEnd(28)} ${ms(percentile(api, 50)).padStart(9)} ${ms(percentile(api, 95)).padStart(10)}`,
+    `${label.padEnd(28)} ${ms(percentile(beforeSql, 50)).padStart(14)} ${ms(percentile(afterSql, 50)).padStart(13)} ${ms(percentile(api, 50)).padStart(9)} ${ms(percentile(api, 95)).padStart(10)}`,
   );
+}
+client.release();
+
+if (values['no-download']) {
+  await pool.end();
+  process.exit(0);
 }
 
 console.log(

@@ -15,7 +15,13 @@ import {
 import { type StatusGroup, statusGroupIds, statusGroups } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/rows.ts';
-import { companies, donationDayStats, donations, organizations } from '../../db/schema.ts';
+import {
+  companies,
+  donationCompanyMonthStats,
+  donationDayStats,
+  donations,
+  organizations,
+} from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { donationFilterConditions } from '../donations/donations.service.ts';
 import { expectedPayments } from '../donations/expected-payment.ts';
@@ -212,7 +218,6 @@ export async function insights(
     'filters[dateFrom]': from,
     'filters[dateTo]': to,
   });
-  const submitted = inArray(donations.status_id, [...statusGroups.engaged_submitted.statuses]);
   // The trend and the ageing read the running totals by day (as the overview does); only the
   // companies need the matches themselves.
   const days = and(
@@ -223,7 +228,6 @@ export async function insights(
   const daySubmitted = inArray(donationDayStats.status_id, [...statusGroups.engaged_submitted.statuses]);
   const month = sql<string>`to_char(${donationDayStats.day}, 'YYYY-MM')`;
   const age = sql`(${to}::date - ${donationDayStats.day})`;
-  const company = sql<string>`coalesce(${companies.name}, nullif(trim(${donations.company_name}), ''))`;
   const [months, ageing, top, forecast] = await Promise.all([
     db
       .select({
@@ -255,19 +259,7 @@ export async function insights(
         ),
       )
       .groupBy(sql`1`, donationDayStats.status_id),
-    db
-      .select({
-        name: company,
-        requested: sql<number>`coalesce(sum(${donations.matched_cents}), 0)::bigint`,
-        submitted: sql<number>`coalesce(sum(${donations.matched_cents}) filter (where ${submitted}), 0)::bigint`,
-        count: sql<number>`count(*)::int`,
-      })
-      .from(donations)
-      .leftJoin(companies, eq(companies.id, donations.company_id))
-      .where(and(...base, sql`${company} is not null`))
-      .groupBy(company)
-      .orderBy(sql`2 desc`, company)
-      .limit(10),
+    topCompanies(db, orgIds, from, to),
     forecastRows(db, base, now),
   ]);
   const empty = () => ({ count: 0, matched: 0 });
@@ -296,13 +288,88 @@ export async function insights(
     })),
     ageing: buckets,
     forecast,
-    companies: top.map((c) => ({
-      name: c.name,
-      requested: Number(c.requested) / 100,
-      submitted: Number(c.submitted) / 100,
-      count: Number(c.count),
-    })),
+    companies: top,
   };
+}
+
+/**
+ * The ten companies with the most requested match dollars of the organizations' matches given
+ * between the days `from` and `to`, with the part in the Submitted group. The whole UTC months of
+ * the range are read from the per-company monthly totals (kept by triggers on donations); only
+ * the partial months at its edges read the matches themselves.
+ */
+async function topCompanies(db: Queryable, orgIds: number[], from: string, to: string) {
+  const next = (day: string) =>
+    new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const monthStart = (day: string) => `${day.slice(0, 7)}-01`;
+  const end = next(to); // exclusive
+  // The whole months: from the first month starting on or after `from` to the month `end` falls in.
+  const firstWhole = from.endsWith('-01') ? from : monthAfter(from);
+  const lastWholeEnd = monthStart(end);
+  const whole = firstWhole < lastWholeEnd;
+  const matchesIn = (a: string, b: string) =>
+    sql`(${donations.donated_at} >= ${`${a}T00:00:00Z`}::timestamptz and ${donations.donated_at} < ${`${b}T00:00:00Z`}::timestamptz)`;
+  const edges = whole
+    ? [
+        firstWhole > from ? matchesIn(from, firstWhole) : null,
+        end > lastWholeEnd ? matchesIn(lastWholeEnd, end) : null,
+      ].filter((c): c is SQL => c !== null)
+    : [matchesIn(from, end)];
+  const submitted = sql`${donations.status_id} in (${sql.join(
+    statusGroups.engaged_submitted.statuses.map((s) => sql`${s}`),
+    sql`, `,
+  )})`;
+  const parts: SQL[] = [];
+  if (whole)
+    // Each company's months added first (about a thousand rows), then named.
+    parts.push(sql`select coalesce(${companies.name}, nullif(totals.company_name, '')) as name,
+             totals.requested, totals.submitted, totals.count
+        from (select ${donationCompanyMonthStats.company_id} as company_id, ${donationCompanyMonthStats.company_name} as company_name,
+                     sum(${donationCompanyMonthStats.matched_cents}) as requested,
+                     sum(${donationCompanyMonthStats.submitted_cents}) as submitted,
+                     sum(${donationCompanyMonthStats.count}) as count
+                from ${donationCompanyMonthStats}
+               where ${and(
+                 inArray(donationCompanyMonthStats.organization_id, orgIds),
+                 gte(donationCompanyMonthStats.month, firstWhole),
+                 sql`${donationCompanyMonthStats.month} < ${lastWholeEnd}`,
+               )}
+               group by 1, 2) totals
+        left join ${companies} on ${companies.id} = totals.company_id`);
+  if (edges.length > 0)
+    parts.push(sql`select coalesce(${companies.name}, nullif(trim(${donations.company_name}), '')) as name,
+             ${donations.matched_cents}::bigint as requested,
+             case when ${submitted} then ${donations.matched_cents}::bigint else 0 end as submitted, 1 as count
+        from ${donations} left join ${companies} on ${companies.id} = ${donations.company_id}
+       where ${inArray(donations.organization_id, orgIds)} and (${sql.join(edges, sql` or `)})`);
+  const rows = await queryRows<{
+    name: string;
+    requested: string | number;
+    submitted: string | number;
+    count: string | number;
+  }>(
+    db,
+    sql`select name, sum(requested) as requested, sum(submitted) as submitted, sum(count) as count
+          from (${sql.join(parts, sql` union all `)}) figures
+         where name is not null
+         group by name
+        having sum(count) > 0
+         order by 2 desc, name
+         limit 10`,
+  );
+  return rows.map((c) => ({
+    name: c.name,
+    requested: Number(c.requested) / 100,
+    submitted: Number(c.submitted) / 100,
+    count: Number(c.count),
+  }));
+}
+
+/** The first day of the month after `day`'s (yyyy-MM-dd). */
+function monthAfter(day: string): string {
+  const year = Number(day.slice(0, 4));
+  const month = Number(day.slice(5, 7));
+  return month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, '0')}-01`;
 }
 
 /** Submitted (not completed) matches by the month their company should pay (see expectedPayments). */

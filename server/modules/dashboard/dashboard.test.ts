@@ -258,6 +258,102 @@ describe('the figures below the tiles', () => {
   });
 });
 
+describe("the top companies' monthly totals", () => {
+  it('stay equal to the matches through inserts, updates and deletes, a catalogue company by id and a typed one by name', async () => {
+    const totals = async () =>
+      JSON.stringify(
+        await queryRows(
+          t.db,
+          sql`select organization_id, month::text, company_id, company_name, count::int, matched_cents::bigint::text as m,
+                     submitted_cents::bigint::text as s
+                from donation_company_month_stats where count <> 0 or matched_cents <> 0 or submitted_cents <> 0
+               order by 1, 2, 3, 4`,
+        ),
+      );
+    const truth = async () =>
+      JSON.stringify(
+        await queryRows(
+          t.db,
+          sql`select organization_id, (date_trunc('month', donated_at at time zone 'UTC')::date)::text as month,
+                     coalesce(company_id, 0) as company_id,
+                     case when company_id is null then trim(coalesce(company_name, '')) else '' end as company_name,
+                     count(*)::int as count, sum(matched_cents)::bigint::text as m,
+                     coalesce(sum(matched_cents) filter (where status_id in (1, 4, 28)), 0)::bigint::text as s
+                from donations group by 1, 2, 3, 4 order by 1, 2, 3, 4`,
+        ),
+      );
+    const [acme] = await t.db
+      .insert(companies)
+      .values({ name: `Acme Catalogue ${Date.now()}` })
+      .returning();
+    const values = (
+      company_id: number | null,
+      company_name: string | null,
+      status: number,
+      cents: number,
+      day: string,
+    ) => ({
+      organization_id: org.parent,
+      status_id: status,
+      amount_cents: cents,
+      matched_cents: cents,
+      company_id,
+      company_name,
+      donated_at: new Date(day),
+    });
+    await t.db.insert(donations).values([
+      values(acme?.id ?? null, 'acme typed', 2, 1_000, '2025-01-31T23:30:00Z'),
+      values(null, '  Initech ', 4, 2_000, '2025-01-02T12:00:00Z'),
+      values(null, 'Initech', 2, 3_000, '2025-02-01T04:00:00+05:00'), // still January in UTC
+      values(null, null, 2, 4_000, '2025-02-10T12:00:00Z'),
+    ]);
+    expect(await totals()).toBe(await truth());
+    await t.db.update(donations).set({ status_id: 1 }).where(eq(donations.amount_cents, 1_000));
+    await t.db.update(donations).set({ company_id: null }).where(eq(donations.amount_cents, 1_000));
+    await t.db.update(donations).set({ silenced: true }); // counts nothing: changes nothing
+    await t.db
+      .update(donations)
+      .set({ matched_cents: 9_999, donated_at: new Date('2025-06-30T12:00:00Z') })
+      .where(eq(donations.amount_cents, 3_000));
+    expect(await totals()).toBe(await truth());
+    await t.db.delete(donations).where(inArray(donations.amount_cents, [2_000, 4_000]));
+    expect(await totals()).toBe(await truth());
+  });
+
+  it('read whole months from the totals and the partial months at the edges from the matches, as a scan would', async () => {
+    const at = (day: string, company: string, status: number, cents: number) =>
+      t.db.insert(donations).values({
+        organization_id: org.chapter,
+        status_id: status,
+        amount_cents: cents,
+        matched_cents: cents,
+        company_name: company,
+        donated_at: new Date(`${day}T12:00:00Z`),
+      });
+    await at('2025-01-14', 'Acme', 4, 100_00); // before a mid-January start
+    await at('2025-01-15', 'Acme', 4, 200_00); // the first day
+    await at('2025-02-10', 'Globex', 2, 500_00); // a whole month
+    await at('2025-03-20', 'Acme', 2, 300_00); // the last day
+    await at('2025-03-21', 'Globex', 2, 900_00); // after the end
+    const figures = async (from: string, to: string) =>
+      (await insights(t.db, org.parent, { from, to }, new Date('2025-12-31T12:00:00Z'))).companies;
+    expect(await figures('2025-01-15', '2025-03-20')).toEqual([
+      { name: 'Acme', requested: 500, submitted: 200, count: 2 },
+      { name: 'Globex', requested: 500, submitted: 0, count: 1 },
+    ]);
+    expect(await figures('2025-02-01', '2025-02-28')).toEqual([
+      { name: 'Globex', requested: 500, submitted: 0, count: 1 },
+    ]);
+    expect(await figures('2025-01-14', '2025-01-14')).toEqual([
+      { name: 'Acme', requested: 100, submitted: 100, count: 1 },
+    ]);
+    expect(await figures('2024-12-01', '2025-12-31')).toEqual([
+      { name: 'Globex', requested: 1400, submitted: 0, count: 2 },
+      { name: 'Acme', requested: 600, submitted: 300, count: 3 },
+    ]);
+  });
+});
+
 describe('the forecast of matching payments', () => {
   it("puts each submitted match in the month its company should pay, learning the company's delay", async () => {
     const [slow] = await t.db
