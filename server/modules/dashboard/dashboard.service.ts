@@ -19,6 +19,7 @@ import {
   companies,
   donationCompanyMonthStats,
   donationDayStats,
+  donationMonthStats,
   donations,
   organizations,
 } from '../../db/schema.ts';
@@ -218,47 +219,52 @@ export async function insights(
     'filters[dateFrom]': from,
     'filters[dateTo]': to,
   });
-  // The trend and the ageing read the running totals by day (as the overview does); only the
-  // companies need the matches themselves.
-  const days = and(
-    inArray(donationDayStats.organization_id, orgIds),
-    gte(donationDayStats.day, from),
-    lte(donationDayStats.day, to),
+  // The trend and the ageing read the running totals (whole months by month, the partial months
+  // at the edges by day); only the forecast and the edges of the top companies read matches.
+  const submitted = sql.join(
+    statusGroups.engaged_submitted.statuses.map((id) => sql`${id}`),
+    sql`, `,
   );
-  const daySubmitted = inArray(donationDayStats.status_id, [...statusGroups.engaged_submitted.statuses]);
-  const month = sql<string>`to_char(${donationDayStats.day}, 'YYYY-MM')`;
-  const age = sql`(${to}::date - ${donationDayStats.day})`;
+  const open = sql.join(
+    [...statusGroups.donor_contacted.statuses, ...statusGroups.npo_verify.statuses].map((id) => sql`${id}`),
+    sql`, `,
+  );
+  // Ageing: days since the gift as of `to`; each bucket is a range of donation days within the range.
+  const bucketRanges = ageingBuckets
+    .map((b) => {
+      const last = addDays(to, -b.minDays);
+      const first = b.maxDays === null ? from : addDays(to, -b.maxDays);
+      // Days as yyyy-MM-dd text: the later of the two.
+      return { bucket: b.bucket, from: first.localeCompare(from) < 0 ? from : first, to: last };
+    })
+    .filter((b) => b.from <= b.to);
   const [months, ageing, top, forecast] = await Promise.all([
-    db
-      .select({
-        month,
-        requested: sql<number>`coalesce(sum(${donationDayStats.matched_cents}), 0)::bigint`,
-        submitted: sql<number>`coalesce(sum(${donationDayStats.matched_cents}) filter (where ${daySubmitted}), 0)::bigint`,
-        count: sql<number>`coalesce(sum(${donationDayStats.count}), 0)::int`,
-      })
-      .from(donationDayStats)
-      .where(days)
-      .groupBy(month)
-      .having(sql`sum(${donationDayStats.count}) > 0`)
-      .orderBy(month),
-    db
-      .select({
-        bucket: sql<string>`case when ${age} <= 30 then '0-30' when ${age} <= 90 then '31-90' else '90+' end`,
-        status_id: donationDayStats.status_id,
-        count: sql<number>`coalesce(sum(${donationDayStats.count}), 0)::int`,
-        matched: sql<number>`coalesce(sum(${donationDayStats.matched_cents}), 0)::bigint`,
-      })
-      .from(donationDayStats)
-      .where(
-        and(
-          days,
-          inArray(donationDayStats.status_id, [
-            ...statusGroups.donor_contacted.statuses,
-            ...statusGroups.npo_verify.statuses,
-          ]),
+    queryRows<{ month: string; requested: string; submitted: string; count: string }>(
+      db,
+      sql`select to_char(month, 'YYYY-MM') as month, coalesce(sum(matched_cents), 0) as requested,
+                 coalesce(sum(matched_cents) filter (where status_id in (${submitted})), 0) as submitted,
+                 coalesce(sum(count), 0) as count
+            from (${statusTotals(orgIds, from, to)}) totals
+           group by 1
+          having sum(count) > 0
+           order by 1`,
+    ),
+    bucketRanges.length === 0
+      ? Promise.resolve([])
+      : queryRows<{ bucket: string; status_id: number; count: string; matched: string }>(
+          db,
+          sql.join(
+            bucketRanges.map(
+              (
+                b,
+              ) => sql`select ${b.bucket}::text as bucket, status_id, sum(count) as count, sum(matched_cents) as matched
+                           from (${statusTotals(orgIds, b.from, b.to)}) totals
+                          where status_id in (${open})
+                          group by status_id`,
+            ),
+            sql` union all `,
+          ),
         ),
-      )
-      .groupBy(sql`1`, donationDayStats.status_id),
     topCompanies(db, orgIds, from, to),
     forecastRows(db, base, now),
   ]);
@@ -270,7 +276,7 @@ export async function insights(
   }));
   for (const row of ageing) {
     const target = buckets.find((b) => b.bucket === row.bucket);
-    const group = (statusGroups.npo_verify.statuses as readonly number[]).includes(row.status_id)
+    const group = (statusGroups.npo_verify.statuses as readonly number[]).includes(Number(row.status_id))
       ? 'npo_verify'
       : 'donor_contacted';
     if (!target) continue;
@@ -363,6 +369,41 @@ async function topCompanies(db: Queryable, orgIds: number[], from: string, to: s
     submitted: Number(c.submitted) / 100,
     count: Number(c.count),
   }));
+}
+
+/** `day` (yyyy-MM-dd) plus `n` days. */
+function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Rows (month, status_id, count, matched_cents) adding up to the organizations' matches given on
+ * the days `from` to `to`: the whole UTC months from the monthly totals, the days of the partial
+ * months at the edges from the daily ones. A few rows per month and status whatever the size.
+ */
+function statusTotals(orgIds: number[], from: string, to: string): SQL {
+  const end = addDays(to, 1); // exclusive
+  const firstWhole = from.endsWith('-01') ? from : monthAfter(from);
+  const lastWholeEnd = `${end.slice(0, 7)}-01`;
+  const days = (a: string, b: string) =>
+    sql`select date_trunc('month', ${donationDayStats.day})::date as month, ${donationDayStats.status_id} as status_id,
+               ${donationDayStats.count} as count, ${donationDayStats.matched_cents} as matched_cents
+          from ${donationDayStats}
+         where ${and(inArray(donationDayStats.organization_id, orgIds), gte(donationDayStats.day, a), sql`${donationDayStats.day} < ${b}`)}`;
+  if (firstWhole >= lastWholeEnd) return days(from, end);
+  const parts = [
+    sql`select ${donationMonthStats.month} as month, ${donationMonthStats.status_id} as status_id,
+               ${donationMonthStats.count} as count, ${donationMonthStats.matched_cents} as matched_cents
+          from ${donationMonthStats}
+         where ${and(
+           inArray(donationMonthStats.organization_id, orgIds),
+           gte(donationMonthStats.month, firstWhole),
+           sql`${donationMonthStats.month} < ${lastWholeEnd}`,
+         )}`,
+  ];
+  if (from < firstWhole) parts.push(days(from, firstWhole));
+  if (lastWholeEnd < end) parts.push(days(lastWholeEnd, end));
+  return sql.join(parts, sql` union all `);
 }
 
 /** The first day of the month after `day`'s (yyyy-MM-dd). */

@@ -118,6 +118,24 @@ describe('Matching Overview statistics', () => {
                 from donations group by 1, 2, 3 order by 1, 2, 3`,
         ),
       );
+    // donation_month_stats: the same totals by UTC month.
+    const monthTotals = async () =>
+      JSON.stringify(
+        await queryRows(
+          t.db,
+          sql`select organization_id, month::text, status_id, count::int, amount_cents::bigint::text as a, matched_cents::bigint::text as m
+                from donation_month_stats where count <> 0 or amount_cents <> 0 or matched_cents <> 0 order by 1, 2, 3`,
+        ),
+      );
+    const monthTruth = async () =>
+      JSON.stringify(
+        await queryRows(
+          t.db,
+          sql`select organization_id, (date_trunc('month', donated_at at time zone 'UTC')::date)::text as month, status_id,
+                     count(*)::int as count, sum(amount_cents)::bigint::text as a, sum(matched_cents)::bigint::text as m
+                from donations group by 1, 2, 3 order by 1, 2, 3`,
+        ),
+      );
     await gift(org.parent, 2, 1_000, '2025-01-01', 500);
     await gift(org.parent, 2, 2_000, '2025-01-01', 500);
     await gift(org.chapter, 3, 3_000, '2025-02-01');
@@ -141,8 +159,10 @@ describe('Matching Overview statistics', () => {
       .where(eq(donations.amount_cents, 2_000));
     await t.db.update(donations).set({ organization_id: org.other }).where(eq(donations.amount_cents, 3_000));
     expect(await totals()).toBe(await truth());
+    expect(await monthTotals()).toBe(await monthTruth());
     await t.db.delete(donations).where(inArray(donations.amount_cents, [9_999, 4_000]));
     expect(await totals()).toBe(await truth());
+    expect(await monthTotals()).toBe(await monthTruth());
     const result = await statistics(t.db, org.parent, { from: '2025-01-01', to: '2025-12-31' });
     expect(result.engaged_submitted).toEqual({ count: 1, sum: 10, matched: 5 });
     expect(result.donor_contacted.count).toBe(0);
@@ -343,6 +363,24 @@ describe("the top companies' monthly totals", () => {
     ]);
     expect(await figures('2025-02-01', '2025-02-28')).toEqual([
       { name: 'Globex', requested: 500, submitted: 0, count: 1 },
+    ]);
+    // The trend reads the same way: whole February from the monthly totals, the edges by day.
+    const trend = await insights(
+      t.db,
+      org.parent,
+      { from: '2025-01-15', to: '2025-03-20' },
+      new Date('2025-12-31T12:00:00Z'),
+    );
+    expect(trend.months).toEqual([
+      { month: '2025-01', requested: 200, submitted: 200, count: 1 },
+      { month: '2025-02', requested: 500, submitted: 0, count: 1 },
+      { month: '2025-03', requested: 300, submitted: 0, count: 1 },
+    ]);
+    // Ageing as of Mar 20: Mar 20 (0 days), Feb 10 (38 days, 31-90); Jan 15 is Submitted, not open.
+    expect(trend.ageing.map((a) => [a.bucket, a.donor_contacted.count])).toEqual([
+      ['0-30', 1],
+      ['31-90', 1],
+      ['90+', 0],
     ]);
     expect(await figures('2025-01-14', '2025-01-14')).toEqual([
       { name: 'Acme', requested: 100, submitted: 100, count: 1 },
