@@ -69,7 +69,7 @@ SELECT organization_id, date_trunc('month', donated_at AT TIME ZONE 'UTC')::date
 -- awaiting payment of an organization over a range of donation dates: with what it reads carried
 -- in this small partial index, the scan never visits the table (an index-only scan).
 CREATE INDEX IF NOT EXISTS "donations_awaiting_payment_idx" ON "donations" USING btree ("organization_id", "donated_at")
-  INCLUDE ("company_id", "matched_cents", "updated_at") WHERE "status_id" IN (4, 28);
+  INCLUDE ("id", "company_id", "matched_cents", "updated_at") WHERE "status_id" IN (4, 28);
 --> statement-breakpoint
 -- The top companies add the months of each company first: without this the planner guesses a
 -- group per row (tens of thousands for a large family), sorts them on disk instead of hashing
