@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 import { demoOrganizationNames } from '../server/db/seed.ts';
-import { mib, ms, openBenchApp, percentile } from './shared.ts';
+import { type CapturedStatement, mib, ms, openBenchApp, percentile } from './shared.ts';
 
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '30' },
     database: { type: 'string', default: 'twofold_bench' },
+    /** Leave out the report download (minutes at a million matches) to time only the dashboard's calls. */
+    'no-download': { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
@@ -79,17 +81,84 @@ for (const [label, from, to] of ranges) {
 }
 
 console.log(
-  '\nBelow the tiles: GET /api/organization/{id}/statistics/insights (trend, ageing, top companies)',
+  '\nBelow the tiles: GET /api/organization/{id}/statistics/insights (trend, forecast, ageing, top companies)',
 );
-console.log('range                         api p50    api p95');
+console.log(
+  'before: the top companies scanned from the matches, the trend and ageing from every day row, the forecast without its partial index',
+);
+console.log(
+  'after:  as the app sends them (whole months from the monthly totals, the edges by day, the index in place)',
+);
+console.log('"sql" replays the statements one after another on one connection; "api" is the whole call.');
+console.log('range                        before sql p50  after sql p50   api p50    api p95');
+const orgIds = (
+  await pool.query<{ id: number }>('select id from organizations where id = $1 or parent_id = $1', [orgId])
+).rows.map((r) => r.id);
+/** The top companies as they were read before the monthly totals: every match of the range. */
+const scanCompanies = (from: string, to: string): CapturedStatement => ({
+  query: `select coalesce(c.name, nullif(trim(d.company_name), '')) as name, sum(d.matched_cents) as requested,
+                 sum(d.matched_cents) filter (where d.status_id in (1, 4, 28)) as submitted, count(*)::int as count
+            from donations d left join companies c on c.id = d.company_id
+           where d.organization_id = any($1) and d.donated_at >= $2::date and d.donated_at < $3::date + 1
+             and coalesce(c.name, nullif(trim(d.company_name), '')) is not null
+           group by 1 order by 2 desc, 1 limit 10`,
+  params: [orgIds, from, to],
+});
+/** The trend and the ageing as they were read before the monthly totals: every day row of the range. */
+const dayTrend = (from: string, to: string): CapturedStatement => ({
+  query: `select to_char(day, 'YYYY-MM') as month, coalesce(sum(matched_cents), 0)::bigint as requested,
+                 coalesce(sum(matched_cents) filter (where status_id in (1, 4, 28)), 0)::bigint as submitted,
+                 coalesce(sum(count), 0)::int as count
+            from donation_day_stats where organization_id = any($1) and day >= $2 and day <= $3
+           group by 1 having sum(count) > 0 order by 1`,
+  params: [orgIds, from, to],
+});
+const dayAgeing = (from: string, to: string): CapturedStatement => ({
+  query: `select case when $3::date - day <= 30 then '0-30' when $3::date - day <= 90 then '31-90' else '90+' end as bucket,
+                 status_id, coalesce(sum(count), 0)::int as count, coalesce(sum(matched_cents), 0)::bigint as matched
+            from donation_day_stats
+           where organization_id = any($1) and day >= $2 and day <= $3 and status_id in (2, 6, 7, 8, 24, 3, 5, 25)
+           group by 1, 2`,
+  params: [orgIds, from, to],
+});
+const client = await pool.connect();
+const replay = async (statements: CapturedStatement[]) => {
+  for (const s of statements) await client.query(s.query, s.params);
+};
 for (const [label, from, to] of ranges) {
   const url = `/api/organization/${orgId}/statistics/insights?from=${from}&to=${to}`;
+  capture.statements.length = 0;
+  capture.on = true;
   const check = await app.request(url, { headers });
+  capture.on = false;
   if (check.status !== 200) throw new Error(`${label}: ${check.status} ${await check.text()}`);
+  const after = [...capture.statements];
+  // The app's statements, known by what they select: the companies, the trend, the ageing.
+  const before = after.flatMap((s) =>
+    s.query.includes('where name is not null')
+      ? [scanCompanies(from, to)]
+      : s.query.includes("to_char(month, 'YYYY-MM')") || s.query.includes('::text as bucket')
+        ? [] // the trend and the ageing, replaced below by their reads of the day rows
+        : [s],
+  );
+  if (before.length !== after.length - 2)
+    throw new Error('the insights statements changed: update the bench');
+  before.push(dayTrend(from, to), dayAgeing(from, to));
+  await client.query('begin');
+  await client.query('drop index donations_awaiting_payment_idx');
+  const beforeSql = await time(() => replay(before));
+  await client.query('rollback');
+  const afterSql = await time(() => replay(after));
   const api = await time(async () => (await app.request(url, { headers })).text());
   console.log(
-    `${label.padEnd(28)} ${ms(percentile(api, 50)).padStart(9)} ${ms(percentile(api, 95)).padStart(10)}`,
+    `${label.padEnd(28)} ${ms(percentile(beforeSql, 50)).padStart(14)} ${ms(percentile(afterSql, 50)).padStart(13)} ${ms(percentile(api, 50)).padStart(9)} ${ms(percentile(api, 95)).padStart(10)}`,
   );
+}
+client.release();
+
+if (values['no-download']) {
+  await pool.end();
+  process.exit(0);
 }
 
 console.log(

@@ -1,3 +1,5 @@
+// uPlot's own rules (legend, cursor), adopted into the shadow root with ours.
+import uplotCss from 'uplot/dist/uPlot.min.css?inline';
 import dashboardCss from '../src/features/dashboard/dashboard.css?inline';
 import { Dashboard } from '../src/features/dashboard/dashboard.tsx';
 import setupCss from '../src/features/setup/setup.css?inline';
@@ -12,11 +14,14 @@ import { defineElement } from './define-element.ts';
  * @csspart header - The heading and the organization's name.
  * @csspart setup-card - The setup checklist ('Finish these steps to enable matching!').
  * @csspart welcome-card - The welcome card of a newly complete, premium organization.
+ * @csspart matching-overview - The Matching Overview's tiles and dates.
+ * @csspart chapters - For a parent organization, its chapters side by side (chart and table).
+ * @csspart insights - The figures below the tiles (charts, each with its table).
  *
  * @cssproperty --twofold-font-family - The typeface.
  */
 export const TwofoldDashboard = defineElement('twofold-dashboard', Dashboard, {
-  styles: [dashboardCss, setupCss],
+  styles: [uplotCss, dashboardCss, setupCss],
 });
 
 declare global {

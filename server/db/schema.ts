@@ -903,3 +903,44 @@ export const donationDayStats = pgTable(
   },
   (t) => [primaryKey({ columns: [t.organization_id, t.day, t.status_id] })],
 );
+
+/**
+ * donation_day_stats added up by UTC month of donation: per organization, month and status, how
+ * many matches and their amounts. Kept by statement-level triggers on donations (custom
+ * migration), so the figures below the tiles read a few rows per month for the whole months of a
+ * range and the day totals only for its partial months at the edges.
+ */
+export const donationMonthStats = pgTable(
+  'donation_month_stats',
+  {
+    organization_id: integer('organization_id').notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    status_id: integer('status_id').notNull(),
+    count: integer('count').notNull().default(0),
+    amount_cents: bigint('amount_cents', { mode: 'number' }).notNull().default(0),
+    matched_cents: bigint('matched_cents', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organization_id, t.month, t.status_id] })],
+);
+
+/**
+ * The dashboard's top companies, pre-added: per organization, UTC month of donation and company
+ * (company_id, or 0 with the typed name trimmed when the match names no catalogue company), how
+ * many matches, their estimated match and the part in the Submitted group (statuses 1, 4, 28).
+ * Kept by statement-level triggers on donations (custom migration, as donation_day_stats), so
+ * the figure sums a few thousand rows instead of every match of the range. The catalogue name is
+ * joined when read, so a renamed company shows its new name.
+ */
+export const donationCompanyMonthStats = pgTable(
+  'donation_company_month_stats',
+  {
+    organization_id: integer('organization_id').notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    company_id: integer('company_id').notNull(),
+    company_name: text('company_name').notNull(),
+    count: integer('count').notNull().default(0),
+    matched_cents: bigint('matched_cents', { mode: 'number' }).notNull().default(0),
+    submitted_cents: bigint('submitted_cents', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organization_id, t.month, t.company_id, t.company_name] })],
+);

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { MatchCompany } from './companies.ts';
-import { dbId, maxDollars, maxInt32, noNul, realDateTime, safeText } from './fields.ts';
+import { dbId, maxDollars, maxInt32, noNul, queryId, realDateTime, safeText } from './fields.ts';
 import { billingStatuses, statusGroupIds } from './statuses.ts';
 
 /**
@@ -144,6 +144,15 @@ export const DonationListQuery = z.object({
   ),
   'filters[status_group]': z.optional(
     z.enum(statusGroupIds, `status_group must be one of ${statusGroupIds.join(', ')}`),
+  ),
+  /** One organization of the family (the organization itself or one of its chapters): its own matches only. */
+  'filters[organization]': z.optional(queryId('organization must be an organization id')),
+  /**
+   * yyyy-MM: the submitted matches awaiting payment whose company is expected to pay them in that
+   * month (the dashboard's forecast, same rule).
+   */
+  'filters[expectedMonth]': z.optional(
+    z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expectedMonth must be a month, YYYY-MM')),
   ),
   _token: z.optional(safeText(z.maxLength(4000))),
 });

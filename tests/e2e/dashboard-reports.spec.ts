@@ -107,14 +107,19 @@ test('the Matching Overview agrees with the donations tiles for the same dates, 
   const counts: Record<string, number> = {};
   for (const group of ['donor_contacted', 'npo_verify', 'engaged_submitted', 'no_response'])
     counts[group] = await tileCount(page, group);
-  // Below the tiles: the trend, the forecast, the ageing and the companies, as tables.
+  // Below the tiles: the chapters, the trend, the forecast, the ageing and the companies, each a
+  // chart (uPlot's canvas, hidden from screen readers) with its table (read by them, shown on request).
   for (const name of [
-    'Estimated match by month of gift',
+    'Gifts by status group for each organization',
+    'Match dollars by month',
     'Expected payments by month',
     'Companies with the most requested match dollars',
   ])
-    await expect(page.getByRole('table', { name })).toBeVisible();
-  await expect(page.getByRole('table', { name: /Open requests by age/ })).toBeVisible();
+    await expect(page.getByRole('figure', { name, exact: true })).toBeVisible();
+  await expect(page.getByRole('figure', { name: /Open requests by age/ })).toBeVisible();
+  await expect(page.locator('twofold-dashboard .chart__plot canvas')).toHaveCount(5);
+  await expect(page.getByRole('table', { name: /Estimated match by month/ })).toBeAttached();
+  await expect(page.getByRole('table', { name: /Open requests by age/ })).toBeAttached();
   // The gift-tier cards fade in (spec: 0.5 s) under a veil: axe may run at any moment of it.
   await expect(page.locator('.tier-card')).toHaveCount(3);
   await expectNoAxeViolations(page);
@@ -127,6 +132,20 @@ test('the Matching Overview agrees with the donations tiles for the same dates, 
   await expect(overview(page).getByText('Loading statistics...')).toHaveCount(0);
   await overview(page).getByLabel('Date range').selectOption('Year to Date');
   await expect(overview(page).getByText(`Jan 01, ${year} – ${display(today)}`)).toBeVisible();
+  await expect(overview(page).getByText('Loading statistics...')).toHaveCount(0);
+
+  // A chapter's figure, shown as a table, opens that chapter's matches of the group: as many.
+  const chapters = page.getByRole('figure', { name: 'Gifts by status group for each organization' });
+  await chapters.getByRole('button', { name: 'Show as table' }).click();
+  const chapterRow = chapters.getByRole('row').filter({ hasText: 'Chapter' }).first();
+  const chapterCell = chapterRow.getByRole('link', { name: /\(\d+\)/ }).first();
+  const chapterCount = Number((await chapterCell.textContent())?.match(/\((\d+)\)/)?.[1]);
+  await chapterCell.click();
+  await expect(page).toHaveURL(/\/portal\/donations\?status_group=donor_contacted&.*organization=\d+/);
+  await expect(page.getByText('Loading donations...')).toHaveCount(0);
+  await expect(page.getByText(`${chapterCount} Found`)).toBeVisible();
+  await expect(page.getByText(/^Only .*Chapter\./)).toBeVisible();
+  await page.goBack();
   await expect(overview(page).getByText('Loading statistics...')).toHaveCount(0);
 
   // The tile opens the donations list on the same dates; its tiles count the same matches.

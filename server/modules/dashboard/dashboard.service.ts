@@ -2,7 +2,6 @@ import { format, startOfYear } from 'date-fns';
 import { and, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import {
   ageingBuckets,
-  defaultPayoutDays,
   type FeatureRequestBody,
   type FeatureRequestCounts,
   featureOptions,
@@ -16,9 +15,17 @@ import {
 import { type StatusGroup, statusGroupIds, statusGroups } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/rows.ts';
-import { companies, donationDayStats, donations, organizations } from '../../db/schema.ts';
+import {
+  companies,
+  donationCompanyMonthStats,
+  donationDayStats,
+  donationMonthStats,
+  donations,
+  organizations,
+} from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { donationFilterConditions } from '../donations/donations.service.ts';
+import { expectedPayments } from '../donations/expected-payment.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
 
 const emptyGroups = (): GroupStats =>
@@ -212,62 +219,53 @@ export async function insights(
     'filters[dateFrom]': from,
     'filters[dateTo]': to,
   });
-  const submitted = inArray(donations.status_id, [...statusGroups.engaged_submitted.statuses]);
-  // The trend and the ageing read the running totals by day (as the overview does); only the
-  // companies need the matches themselves.
-  const days = and(
-    inArray(donationDayStats.organization_id, orgIds),
-    gte(donationDayStats.day, from),
-    lte(donationDayStats.day, to),
+  // The trend and the ageing read the running totals (whole months by month, the partial months
+  // at the edges by day); only the forecast and the edges of the top companies read matches.
+  const submitted = sql.join(
+    statusGroups.engaged_submitted.statuses.map((id) => sql`${id}`),
+    sql`, `,
   );
-  const daySubmitted = inArray(donationDayStats.status_id, [...statusGroups.engaged_submitted.statuses]);
-  const month = sql<string>`to_char(${donationDayStats.day}, 'YYYY-MM')`;
-  const age = sql`(${to}::date - ${donationDayStats.day})`;
-  const company = sql<string>`coalesce(${companies.name}, nullif(trim(${donations.company_name}), ''))`;
+  const open = sql.join(
+    [...statusGroups.donor_contacted.statuses, ...statusGroups.npo_verify.statuses].map((id) => sql`${id}`),
+    sql`, `,
+  );
+  // Ageing: days since the gift as of `to`; each bucket is a range of donation days within the range.
+  const bucketRanges = ageingBuckets
+    .map((b) => {
+      const last = addDays(to, -b.minDays);
+      const first = b.maxDays === null ? from : addDays(to, -b.maxDays);
+      // Days as yyyy-MM-dd text: the later of the two.
+      return { bucket: b.bucket, from: first.localeCompare(from) < 0 ? from : first, to: last };
+    })
+    .filter((b) => b.from <= b.to);
   const [months, ageing, top, forecast] = await Promise.all([
-    db
-      .select({
-        month,
-        requested: sql<number>`coalesce(sum(${donationDayStats.matched_cents}), 0)::bigint`,
-        submitted: sql<number>`coalesce(sum(${donationDayStats.matched_cents}) filter (where ${daySubmitted}), 0)::bigint`,
-        count: sql<number>`coalesce(sum(${donationDayStats.count}), 0)::int`,
-      })
-      .from(donationDayStats)
-      .where(days)
-      .groupBy(month)
-      .having(sql`sum(${donationDayStats.count}) > 0`)
-      .orderBy(month),
-    db
-      .select({
-        bucket: sql<string>`case when ${age} <= 30 then '0-30' when ${age} <= 90 then '31-90' else '90+' end`,
-        status_id: donationDayStats.status_id,
-        count: sql<number>`coalesce(sum(${donationDayStats.count}), 0)::int`,
-        matched: sql<number>`coalesce(sum(${donationDayStats.matched_cents}), 0)::bigint`,
-      })
-      .from(donationDayStats)
-      .where(
-        and(
-          days,
-          inArray(donationDayStats.status_id, [
-            ...statusGroups.donor_contacted.statuses,
-            ...statusGroups.npo_verify.statuses,
-          ]),
+    queryRows<{ month: string; requested: string; submitted: string; count: string }>(
+      db,
+      sql`select to_char(month, 'YYYY-MM') as month, coalesce(sum(matched_cents), 0) as requested,
+                 coalesce(sum(matched_cents) filter (where status_id in (${submitted})), 0) as submitted,
+                 coalesce(sum(count), 0) as count
+            from (${statusTotals(orgIds, from, to)}) totals
+           group by 1
+          having sum(count) > 0
+           order by 1`,
+    ),
+    bucketRanges.length === 0
+      ? Promise.resolve([])
+      : queryRows<{ bucket: string; status_id: number; count: string; matched: string }>(
+          db,
+          sql.join(
+            bucketRanges.map(
+              (
+                b,
+              ) => sql`select ${b.bucket}::text as bucket, status_id, sum(count) as count, sum(matched_cents) as matched
+                           from (${statusTotals(orgIds, b.from, b.to)}) totals
+                          where status_id in (${open})
+                          group by status_id`,
+            ),
+            sql` union all `,
+          ),
         ),
-      )
-      .groupBy(sql`1`, donationDayStats.status_id),
-    db
-      .select({
-        name: company,
-        requested: sql<number>`coalesce(sum(${donations.matched_cents}), 0)::bigint`,
-        submitted: sql<number>`coalesce(sum(${donations.matched_cents}) filter (where ${submitted}), 0)::bigint`,
-        count: sql<number>`count(*)::int`,
-      })
-      .from(donations)
-      .leftJoin(companies, eq(companies.id, donations.company_id))
-      .where(and(...base, sql`${company} is not null`))
-      .groupBy(company)
-      .orderBy(sql`2 desc`, company)
-      .limit(10),
+    topCompanies(db, orgIds, from, to),
     forecastRows(db, base, now),
   ]);
   const empty = () => ({ count: 0, matched: 0 });
@@ -278,7 +276,7 @@ export async function insights(
   }));
   for (const row of ageing) {
     const target = buckets.find((b) => b.bucket === row.bucket);
-    const group = (statusGroups.npo_verify.statuses as readonly number[]).includes(row.status_id)
+    const group = (statusGroups.npo_verify.statuses as readonly number[]).includes(Number(row.status_id))
       ? 'npo_verify'
       : 'donor_contacted';
     if (!target) continue;
@@ -296,52 +294,131 @@ export async function insights(
     })),
     ageing: buckets,
     forecast,
-    companies: top.map((c) => ({
-      name: c.name,
-      requested: Number(c.requested) / 100,
-      submitted: Number(c.submitted) / 100,
-      count: Number(c.count),
-    })),
+    companies: top,
   };
 }
 
 /**
- * Submitted (not completed) matches by the month their company should pay: the time they were
- * last submitted plus the company's median Submitted-to-Completed days, learned from its
- * completed matches (any organization's: a company pays everyone on its own schedule; only the
- * median is read), from 3 of them, else the default. Overdue payments count in the current month.
+ * The ten companies with the most requested match dollars of the organizations' matches given
+ * between the days `from` and `to`, with the part in the Submitted group. The whole UTC months of
+ * the range are read from the per-company monthly totals (kept by triggers on donations); only
+ * the partial months at its edges read the matches themselves.
  */
+async function topCompanies(db: Queryable, orgIds: number[], from: string, to: string) {
+  const next = (day: string) =>
+    new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const monthStart = (day: string) => `${day.slice(0, 7)}-01`;
+  const end = next(to); // exclusive
+  // The whole months: from the first month starting on or after `from` to the month `end` falls in.
+  const firstWhole = from.endsWith('-01') ? from : monthAfter(from);
+  const lastWholeEnd = monthStart(end);
+  const whole = firstWhole < lastWholeEnd;
+  const matchesIn = (a: string, b: string) =>
+    sql`(${donations.donated_at} >= ${`${a}T00:00:00Z`}::timestamptz and ${donations.donated_at} < ${`${b}T00:00:00Z`}::timestamptz)`;
+  const edges = whole
+    ? [
+        firstWhole > from ? matchesIn(from, firstWhole) : null,
+        end > lastWholeEnd ? matchesIn(lastWholeEnd, end) : null,
+      ].filter((c): c is SQL => c !== null)
+    : [matchesIn(from, end)];
+  const submitted = sql`${donations.status_id} in (${sql.join(
+    statusGroups.engaged_submitted.statuses.map((s) => sql`${s}`),
+    sql`, `,
+  )})`;
+  const parts: SQL[] = [];
+  if (whole)
+    // Each company's months added first (about a thousand rows), then named.
+    parts.push(sql`select coalesce(${companies.name}, nullif(totals.company_name, '')) as name,
+             totals.requested, totals.submitted, totals.count
+        from (select ${donationCompanyMonthStats.company_id} as company_id, ${donationCompanyMonthStats.company_name} as company_name,
+                     sum(${donationCompanyMonthStats.matched_cents}) as requested,
+                     sum(${donationCompanyMonthStats.submitted_cents}) as submitted,
+                     sum(${donationCompanyMonthStats.count}) as count
+                from ${donationCompanyMonthStats}
+               where ${and(
+                 inArray(donationCompanyMonthStats.organization_id, orgIds),
+                 gte(donationCompanyMonthStats.month, firstWhole),
+                 sql`${donationCompanyMonthStats.month} < ${lastWholeEnd}`,
+               )}
+               group by 1, 2) totals
+        left join ${companies} on ${companies.id} = totals.company_id`);
+  if (edges.length > 0)
+    parts.push(sql`select coalesce(${companies.name}, nullif(trim(${donations.company_name}), '')) as name,
+             ${donations.matched_cents}::bigint as requested,
+             case when ${submitted} then ${donations.matched_cents}::bigint else 0 end as submitted, 1 as count
+        from ${donations} left join ${companies} on ${companies.id} = ${donations.company_id}
+       where ${inArray(donations.organization_id, orgIds)} and (${sql.join(edges, sql` or `)})`);
+  const rows = await queryRows<{
+    name: string;
+    requested: string | number;
+    submitted: string | number;
+    count: string | number;
+  }>(
+    db,
+    sql`select name, sum(requested) as requested, sum(submitted) as submitted, sum(count) as count
+          from (${sql.join(parts, sql` union all `)}) figures
+         where name is not null
+         group by name
+        having sum(count) > 0
+         order by 2 desc, name
+         limit 10`,
+  );
+  return rows.map((c) => ({
+    name: c.name,
+    requested: Number(c.requested) / 100,
+    submitted: Number(c.submitted) / 100,
+    count: Number(c.count),
+  }));
+}
+
+/** `day` (yyyy-MM-dd) plus `n` days. */
+function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Rows (month, status_id, count, matched_cents) adding up to the organizations' matches given on
+ * the days `from` to `to`: the whole UTC months from the monthly totals, the days of the partial
+ * months at the edges from the daily ones. A few rows per month and status whatever the size.
+ */
+function statusTotals(orgIds: number[], from: string, to: string): SQL {
+  const end = addDays(to, 1); // exclusive
+  const firstWhole = from.endsWith('-01') ? from : monthAfter(from);
+  const lastWholeEnd = `${end.slice(0, 7)}-01`;
+  const days = (a: string, b: string) =>
+    sql`select date_trunc('month', ${donationDayStats.day})::date as month, ${donationDayStats.status_id} as status_id,
+               ${donationDayStats.count} as count, ${donationDayStats.matched_cents} as matched_cents
+          from ${donationDayStats}
+         where ${and(inArray(donationDayStats.organization_id, orgIds), gte(donationDayStats.day, a), sql`${donationDayStats.day} < ${b}`)}`;
+  if (firstWhole >= lastWholeEnd) return days(from, end);
+  const parts = [
+    sql`select ${donationMonthStats.month} as month, ${donationMonthStats.status_id} as status_id,
+               ${donationMonthStats.count} as count, ${donationMonthStats.matched_cents} as matched_cents
+          from ${donationMonthStats}
+         where ${and(
+           inArray(donationMonthStats.organization_id, orgIds),
+           gte(donationMonthStats.month, firstWhole),
+           sql`${donationMonthStats.month} < ${lastWholeEnd}`,
+         )}`,
+  ];
+  if (from < firstWhole) parts.push(days(from, firstWhole));
+  if (lastWholeEnd < end) parts.push(days(lastWholeEnd, end));
+  return sql.join(parts, sql` union all `);
+}
+
+/** The first day of the month after `day`'s (yyyy-MM-dd). */
+function monthAfter(day: string): string {
+  const year = Number(day.slice(0, 4));
+  const month = Number(day.slice(5, 7));
+  return month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, '0')}-01`;
+}
+
+/** Submitted (not completed) matches by the month their company should pay (see expectedPayments). */
 async function forecastRows(db: Queryable, base: SQL[], now: Date) {
-  // Each step reads only what it needs: the awaiting matches (the overview's conditions), when
-  // each was last submitted, and the delays of just their companies, each learned once.
   const rows = await queryRows<{ month: string; expected: string | number; count: string | number }>(
     db,
-    sql`with awaiting as (
-          select ${donations.id} as id, ${donations.company_id} as company_id,
-                 ${donations.matched_cents} as matched_cents, ${donations.updated_at} as updated_at
-            from ${donations}
-           where ${and(...base, inArray(donations.status_id, [4, 28]))}
-        ), sent as (
-          select h.donation_id, max(h.at) as at
-            from donation_status_history h join awaiting a on a.id = h.donation_id
-           where h.to_status_id in (4, 28)
-           group by h.donation_id
-        ), delays as (
-          select past.company_id,
-                 percentile_cont(0.5) within group (order by extract(epoch from done.at - submitted.at) / 86400) as days
-            from donations past
-            join donation_status_history submitted on submitted.donation_id = past.id and submitted.to_status_id = 4
-            join donation_status_history done on done.donation_id = past.id and done.to_status_id = 1 and done.at >= submitted.at
-           where past.company_id in (select distinct company_id from awaiting where company_id is not null)
-           group by past.company_id
-          having count(*) >= 3
-        )
-        select to_char(greatest(coalesce(sent.at, a.updated_at) + coalesce(delays.days, ${defaultPayoutDays}) * interval '1 day',
-                                ${now.toISOString()}::timestamptz) at time zone 'UTC', 'YYYY-MM') as month,
-               coalesce(sum(a.matched_cents), 0) as expected, count(*) as count
-          from awaiting a
-          left join sent on sent.donation_id = a.id
-          left join delays on delays.company_id = a.company_id
+    sql`select month, coalesce(sum(matched_cents), 0) as expected, count(*) as count
+          from (${expectedPayments(base, now)}) expected
          group by 1
          order by 1`,
   );

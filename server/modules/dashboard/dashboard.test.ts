@@ -35,6 +35,8 @@ async function gift(orgId: number, status: number, amountCents: number, day: str
   });
 }
 
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
 const stats = (query: string, as = token.reader) =>
   call(t.app, 'GET', `/api/organization/${org.parent}/statistics${query}`, { token: as });
 
@@ -116,6 +118,24 @@ describe('Matching Overview statistics', () => {
                 from donations group by 1, 2, 3 order by 1, 2, 3`,
         ),
       );
+    // donation_month_stats: the same totals by UTC month.
+    const monthTotals = async () =>
+      JSON.stringify(
+        await queryRows(
+          t.db,
+          sql`select organization_id, month::text, status_id, count::int, amount_cents::bigint::text as a, matched_cents::bigint::text as m
+                from donation_month_stats where count <> 0 or amount_cents <> 0 or matched_cents <> 0 order by 1, 2, 3`,
+        ),
+      );
+    const monthTruth = async () =>
+      JSON.stringify(
+        await queryRows(
+          t.db,
+          sql`select organization_id, (date_trunc('month', donated_at at time zone 'UTC')::date)::text as month, status_id,
+                     count(*)::int as count, sum(amount_cents)::bigint::text as a, sum(matched_cents)::bigint::text as m
+                from donations group by 1, 2, 3 order by 1, 2, 3`,
+        ),
+      );
     await gift(org.parent, 2, 1_000, '2025-01-01', 500);
     await gift(org.parent, 2, 2_000, '2025-01-01', 500);
     await gift(org.chapter, 3, 3_000, '2025-02-01');
@@ -139,8 +159,10 @@ describe('Matching Overview statistics', () => {
       .where(eq(donations.amount_cents, 2_000));
     await t.db.update(donations).set({ organization_id: org.other }).where(eq(donations.amount_cents, 3_000));
     expect(await totals()).toBe(await truth());
+    expect(await monthTotals()).toBe(await monthTruth());
     await t.db.delete(donations).where(inArray(donations.amount_cents, [9_999, 4_000]));
     expect(await totals()).toBe(await truth());
+    expect(await monthTotals()).toBe(await monthTruth());
     const result = await statistics(t.db, org.parent, { from: '2025-01-01', to: '2025-12-31' });
     expect(result.engaged_submitted).toEqual({ count: 1, sum: 10, matched: 5 });
     expect(result.donor_contacted.count).toBe(0);
@@ -256,6 +278,120 @@ describe('the figures below the tiles', () => {
   });
 });
 
+describe("the top companies' monthly totals", () => {
+  it('stay equal to the matches through inserts, updates and deletes, a catalogue company by id and a typed one by name', async () => {
+    const totals = async () =>
+      JSON.stringify(
+        await queryRows(
+          t.db,
+          sql`select organization_id, month::text, company_id, company_name, count::int, matched_cents::bigint::text as m,
+                     submitted_cents::bigint::text as s
+                from donation_company_month_stats where count <> 0 or matched_cents <> 0 or submitted_cents <> 0
+               order by 1, 2, 3, 4`,
+        ),
+      );
+    const truth = async () =>
+      JSON.stringify(
+        await queryRows(
+          t.db,
+          sql`select organization_id, (date_trunc('month', donated_at at time zone 'UTC')::date)::text as month,
+                     coalesce(company_id, 0) as company_id,
+                     case when company_id is null then trim(coalesce(company_name, '')) else '' end as company_name,
+                     count(*)::int as count, sum(matched_cents)::bigint::text as m,
+                     coalesce(sum(matched_cents) filter (where status_id in (1, 4, 28)), 0)::bigint::text as s
+                from donations group by 1, 2, 3, 4 order by 1, 2, 3, 4`,
+        ),
+      );
+    const [acme] = await t.db
+      .insert(companies)
+      .values({ name: `Acme Catalogue ${Date.now()}` })
+      .returning();
+    const values = (
+      company_id: number | null,
+      company_name: string | null,
+      status: number,
+      cents: number,
+      day: string,
+    ) => ({
+      organization_id: org.parent,
+      status_id: status,
+      amount_cents: cents,
+      matched_cents: cents,
+      company_id,
+      company_name,
+      donated_at: new Date(day),
+    });
+    await t.db.insert(donations).values([
+      values(acme?.id ?? null, 'acme typed', 2, 1_000, '2025-01-31T23:30:00Z'),
+      values(null, '  Initech ', 4, 2_000, '2025-01-02T12:00:00Z'),
+      values(null, 'Initech', 2, 3_000, '2025-02-01T04:00:00+05:00'), // still January in UTC
+      values(null, null, 2, 4_000, '2025-02-10T12:00:00Z'),
+    ]);
+    expect(await totals()).toBe(await truth());
+    await t.db.update(donations).set({ status_id: 1 }).where(eq(donations.amount_cents, 1_000));
+    await t.db.update(donations).set({ company_id: null }).where(eq(donations.amount_cents, 1_000));
+    await t.db.update(donations).set({ silenced: true }); // counts nothing: changes nothing
+    await t.db
+      .update(donations)
+      .set({ matched_cents: 9_999, donated_at: new Date('2025-06-30T12:00:00Z') })
+      .where(eq(donations.amount_cents, 3_000));
+    expect(await totals()).toBe(await truth());
+    await t.db.delete(donations).where(inArray(donations.amount_cents, [2_000, 4_000]));
+    expect(await totals()).toBe(await truth());
+  });
+
+  it('read whole months from the totals and the partial months at the edges from the matches, as a scan would', async () => {
+    const at = (day: string, company: string, status: number, cents: number) =>
+      t.db.insert(donations).values({
+        organization_id: org.chapter,
+        status_id: status,
+        amount_cents: cents,
+        matched_cents: cents,
+        company_name: company,
+        donated_at: new Date(`${day}T12:00:00Z`),
+      });
+    await at('2025-01-14', 'Acme', 4, 100_00); // before a mid-January start
+    await at('2025-01-15', 'Acme', 4, 200_00); // the first day
+    await at('2025-02-10', 'Globex', 2, 500_00); // a whole month
+    await at('2025-03-20', 'Acme', 2, 300_00); // the last day
+    await at('2025-03-21', 'Globex', 2, 900_00); // after the end
+    const figures = async (from: string, to: string) =>
+      (await insights(t.db, org.parent, { from, to }, new Date('2025-12-31T12:00:00Z'))).companies;
+    expect(await figures('2025-01-15', '2025-03-20')).toEqual([
+      { name: 'Acme', requested: 500, submitted: 200, count: 2 },
+      { name: 'Globex', requested: 500, submitted: 0, count: 1 },
+    ]);
+    expect(await figures('2025-02-01', '2025-02-28')).toEqual([
+      { name: 'Globex', requested: 500, submitted: 0, count: 1 },
+    ]);
+    // The trend reads the same way: whole February from the monthly totals, the edges by day.
+    const trend = await insights(
+      t.db,
+      org.parent,
+      { from: '2025-01-15', to: '2025-03-20' },
+      new Date('2025-12-31T12:00:00Z'),
+    );
+    expect(trend.months).toEqual([
+      { month: '2025-01', requested: 200, submitted: 200, count: 1 },
+      { month: '2025-02', requested: 500, submitted: 0, count: 1 },
+      { month: '2025-03', requested: 300, submitted: 0, count: 1 },
+    ]);
+    // Ageing as of Mar 20: Mar 20 (0 days), Feb 10 (38 days, 31-90); Jan 15 is Submitted, not open.
+    expect(trend.ageing.map((a) => [a.bucket, a.donor_contacted.count])).toEqual([
+      ['0-30', 1],
+      ['31-90', 1],
+      ['90+', 0],
+    ]);
+    expect(await figures('2025-01-14', '2025-01-14')).toEqual([
+      { name: 'Acme', requested: 100, submitted: 100, count: 1 },
+    ]);
+    expect(await figures('2024-12-01', '2025-12-31')).toEqual([
+      { name: 'Globex', requested: 1400, submitted: 0, count: 2 },
+      { name: 'Acme', requested: 600, submitted: 300, count: 3 },
+    ]);
+  });
+});
+
 describe('the forecast of matching payments', () => {
   it("puts each submitted match in the month its company should pay, learning the company's delay", async () => {
     const [slow] = await t.db
@@ -316,6 +452,114 @@ describe('the forecast of matching payments', () => {
       { month: '2025-03', expected: 50, count: 1 },
       { month: '2025-04', expected: 500, count: 2 },
     ]);
+  });
+});
+
+describe("each figure's link shows the matches behind it", () => {
+  const list = (query: string, orgId = org.parent) =>
+    call(t.app, 'GET', `/api/organization/${orgId}/donation?per_page=100&${query}`, { token: token.reader });
+
+  it('a chapter row: filters[organization] keeps that organization of the family, each group counted as the figure', async () => {
+    for (const [i, status] of [2, 3, 4, 20, 2, 28, 1, 25].entries())
+      await gift(i % 2 ? org.chapter : org.parent, status, 1_000 * (i + 1), `2025-0${1 + (i % 6)}-10`, 500);
+    const overview = await stats('?from=2025-01-01&to=2025-12-31');
+    expect(overview.json.organizations).toHaveLength(3);
+    for (const o of overview.json.organizations as Array<{
+      id: number;
+      groups: Record<string, { count: number }>;
+    }>) {
+      const all = await list(
+        `filters[dateFrom]=2025-01-01&filters[dateTo]=2025-12-31&filters[organization]=${o.id}`,
+      );
+      expect(all.status).toBe(200);
+      for (const group of statusGroupIds) {
+        expect(all.json.counts[group]).toBe(o.groups[group]?.count);
+        const one = await list(
+          `filters[dateFrom]=2025-01-01&filters[dateTo]=2025-12-31&filters[organization]=${o.id}&filters[status_group]=${group}`,
+        );
+        expect(one.json.total).toBe(o.groups[group]?.count);
+        for (const d of one.json.donations as Array<{ organization_id: number }>)
+          expect(d.organization_id).toBe(o.id);
+      }
+    }
+    expect(
+      overview.json.organizations.find((o: { id: number }) => o.id === org.chapter).groups.npo_verify.count,
+    ).toBe(2);
+  });
+
+  it("refuses an organization outside the family and a month that isn't one", async () => {
+    expect((await list(`filters[organization]=${org.other}`)).status).toBe(400);
+    expect((await list(`filters[organization]=${org.parent}`, org.chapter)).status).toBe(400);
+    for (const month of ['2025-13', '2025-1', '2025-00', 'abc'])
+      expect((await list(`filters[expectedMonth]=${month}`)).status).toBe(400);
+  });
+
+  it('a forecast month: filters[expectedMonth] keeps the matches expected to be paid that month, as many as the figure', async () => {
+    const [payer] = await t.db
+      .insert(companies)
+      .values({ name: `Steady Payer ${Date.now()}` })
+      .returning();
+    const now = Date.now();
+    const daysAgo = (n: number) => new Date(now - n * 86_400_000);
+    const match = async (
+      status: number,
+      matched: number,
+      submittedDaysAgo: number | null,
+      completedDaysAgo?: number,
+    ) => {
+      const [row] = await t.db
+        .insert(donations)
+        .values({
+          organization_id: org.parent,
+          status_id: status,
+          amount_cents: matched,
+          matched_cents: matched,
+          company_id: payer?.id ?? null,
+          donated_at: daysAgo(200),
+        })
+        .returning();
+      const id = row?.id ?? 0;
+      if (submittedDaysAgo !== null)
+        await t.db
+          .insert(donationStatusHistory)
+          .values({ donation_id: id, to_status_id: 4, at: daysAgo(submittedDaysAgo) });
+      if (completedDaysAgo !== undefined)
+        await t.db
+          .insert(donationStatusHistory)
+          .values({ donation_id: id, to_status_id: 1, at: daysAgo(completedDaysAgo) });
+    };
+    // The company pays in 100 days (three completed matches); its awaiting matches spread over the months ahead.
+    for (const sent of [400, 380, 360]) await match(1, 1_000, sent, sent - 100);
+    for (const [sent, cents] of [
+      [10, 2_000],
+      [40, 3_000],
+      [45, 4_000],
+      [70, 5_000],
+      [150, 6_000], // overdue: this month
+    ] as const)
+      await match(4, cents, sent);
+    await match(28, 7_000, null); // engaged, never seen submitted: from its last update (today) + 100 days
+    await match(2, 9_000, null); // awaiting submission: not forecast
+    const dates = `filters[dateFrom]=${day(daysAgo(365))}&filters[dateTo]=${day(daysAgo(0))}`;
+    const res = await call(
+      t.app,
+      'GET',
+      `/api/organization/${org.parent}/statistics/insights?from=${day(daysAgo(365))}&to=${day(daysAgo(0))}`,
+      { token: token.reader },
+    );
+    expect(res.status).toBe(200);
+    const forecast = res.json.forecast as Array<{ month: string; expected: number; count: number }>;
+    expect(forecast.reduce((n, f) => n + f.count, 0)).toBe(6);
+    expect(forecast.reduce((n, f) => n + f.expected, 0)).toBe(270);
+    expect(forecast[0]?.month).toBe(new Date(now).toISOString().slice(0, 7));
+    for (const f of forecast) {
+      const linked = await list(`${dates}&filters[expectedMonth]=${f.month}`);
+      expect(linked.status).toBe(200);
+      expect(linked.json.total).toBe(f.count);
+      const cents = (linked.json.donations as Array<{ matched: number }>).reduce((n, d) => n + d.matched, 0);
+      expect(cents).toBeCloseTo(f.expected, 2);
+    }
+    expect((await list(`${dates}&filters[expectedMonth]=1999-01`)).json.total).toBe(0);
   });
 });
 

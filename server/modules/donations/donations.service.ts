@@ -49,6 +49,7 @@ import {
   notifyMatches,
 } from '../notifications/notifications.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
+import { expectedPayments } from './expected-payment.ts';
 import { estimatedMatchCents, resolveStatus } from './status-resolution.ts';
 
 const columns = {
@@ -193,8 +194,14 @@ export async function donationFilterConditions(
   db: Queryable,
   orgId: number,
   query: DonationListQuery,
+  now = new Date(),
 ): Promise<{ base: SQL[]; all: SQL[]; orgIds: number[] }> {
-  const orgIds = [orgId, ...(await descendantIds(db, orgId))];
+  const family = [orgId, ...(await descendantIds(db, orgId))];
+  const only = query['filters[organization]'];
+  // One organization of the family: the organization itself or one of its chapters, never another.
+  if (only !== undefined && !family.includes(Number(only)))
+    throw new HttpError(400, 'organization must be this organization or one of its chapters');
+  const orgIds = only === undefined ? family : [Number(only)];
   const filters: SQL[] = [inArray(donations.organization_id, orgIds)];
   const from = query['filters[dateFrom]'];
   const to = query['filters[dateTo]'];
@@ -210,6 +217,11 @@ export async function donationFilterConditions(
     );
   const minAmount = query['filters[minAmount]'];
   if (minAmount) filters.push(gte(donations.amount_cents, toCents(Number(minAmount))));
+  const expectedMonth = query['filters[expectedMonth]'];
+  if (expectedMonth)
+    filters.push(
+      sql`${donations.id} in (select id from (${expectedPayments([inArray(donations.organization_id, orgIds)], now)}) expected where month = ${expectedMonth})`,
+    );
   const group = query['filters[status_group]'];
   const all = group ? [...filters, inArray(donations.status_id, [...statusGroups[group].statuses])] : filters;
   return { base: filters, all, orgIds };

@@ -220,3 +220,83 @@ describe('<twofold-dashboard> Feature Requests', () => {
     assert(byText(toasts, 'Error'), 'the toast title');
   });
 });
+
+describe('<twofold-dashboard> charts below the tiles', () => {
+  const chapterId = orgId + 1;
+  const family = (from: string, to: string) => ({
+    ...statistics(from, to),
+    organizations: [
+      { id: orgId, name: 'Hope Harbor Foundation', groups: groups(1500, 3) },
+      { id: chapterId, name: 'Hope Harbor – North Shore Chapter', groups: groups(250, 1) },
+    ],
+  });
+  const year = today.getFullYear();
+  const insights = (from: string, to: string) => ({
+    from,
+    to,
+    months: [
+      { month: `${year}-01`, requested: 400, submitted: 100, count: 2 },
+      { month: `${year}-02`, requested: 50, submitted: 0, count: 1 },
+    ],
+    ageing: [
+      { bucket: '0-30', donor_contacted: { count: 1, matched: 300 }, npo_verify: { count: 0, matched: 0 } },
+      { bucket: '31-90', donor_contacted: { count: 0, matched: 0 }, npo_verify: { count: 1, matched: 50 } },
+      { bucket: '90+', donor_contacted: { count: 0, matched: 0 }, npo_verify: { count: 0, matched: 0 } },
+    ],
+    forecast: [{ month: `${year}-03`, expected: 75, count: 1 }],
+    companies: [{ name: 'Acme', requested: 400, submitted: 100, count: 2 }],
+  });
+
+  it('draws each figure with uPlot, keeps its table for screen readers with links to exactly its matches, at 390 px', async () => {
+    const { root, el } = await setup((call) => {
+      const from = call.search.get('from') ?? '';
+      const to = call.search.get('to') ?? '';
+      if (call.path.endsWith('/statistics')) return json(200, family(from, to));
+      if (call.path.endsWith('/statistics/insights')) return json(200, insights(from, to));
+      return json(404, { message: 'Not found' });
+    });
+    el.style.display = 'block';
+    el.style.width = '390px';
+    await waitFor(
+      () => root.querySelectorAll('.chart__plot canvas').length === 5 || undefined,
+      'five charts drawn',
+    );
+    // The canvases are hidden from assistive technology; the tables carry the figures.
+    for (const plot of root.querySelectorAll('.chart__plot'))
+      assertEqual(plot.getAttribute('aria-hidden'), 'true', 'a chart hidden from screen readers');
+    const captions = [...root.querySelectorAll('figure.chart table caption')].map((c) => c.textContent);
+    assertEqual(captions.length, 5, 'five tables');
+    // The chapter rows and the forecast months link to the list filtered to their matches.
+    const hrefs = [...root.querySelectorAll('figure.chart a')].map((a) => a.getAttribute('href') ?? '');
+    assert(
+      hrefs.includes(
+        `/portal/donations?status_group=npo_verify&dateFrom=${year}-01-01&dateTo=${todayDay}&organization=${chapterId}`,
+      ),
+      'a chapter figure links to its organization and group',
+    );
+    assert(
+      hrefs.includes(`/portal/donations?dateFrom=${year}-01-01&dateTo=${todayDay}&expectedMonth=${year}-03`),
+      'a forecast month links to the matches expected to be paid then',
+    );
+    // The tables are visually hidden until asked for.
+    const toggle = button(root, 'Show as table');
+    assert(toggle, "a 'Show as table' button");
+    const table = root.getElementById(toggle.getAttribute('aria-controls') ?? '');
+    assert(table, 'the table the button shows');
+    assertEqual(table.getBoundingClientRect().width <= 1, true, 'the table is hidden at first');
+    toggle.click();
+    await waitFor(() => toggle.getAttribute('aria-expanded') === 'true' || undefined, 'the table shown');
+    assert(table.getBoundingClientRect().width > 100, 'the table on screen');
+    assertEqual(toggle.textContent, 'Hide table', 'the button now hides it');
+    // Nothing wider than the phone's screen.
+    for (const node of deepElements(root)) {
+      const box = node.getBoundingClientRect();
+      if (node.closest('.insights__scroll')) continue; // a wide table scrolls inside its own box
+      assert(
+        box.right <= el.getBoundingClientRect().right + 1,
+        `${node.tagName}.${node.className} fits in 390 px`,
+      );
+    }
+    assertEqual(JSON.stringify(await axeViolations(root.host)), '[]', 'axe');
+  });
+});

@@ -1,11 +1,13 @@
 import { endOfMonth, format, parseISO, subDays } from 'date-fns';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { fetchInsights } from '../../api/dashboard.ts';
 import { ageingBuckets, type InsightsResponse } from '../../contract/dashboard.ts';
 import { statusGroups } from '../../contract/statuses.ts';
 import { formatAmount } from '../donations/donations-query.ts';
+import { Chart, chartColors } from './chart.tsx';
 import { donationsLink } from './matching-overview.tsx';
 
+const monthLabel = (month: string) => format(parseISO(`${month}-01`), 'MMM yyyy');
 const day = (d: Date) => format(d, 'yyyy-MM-dd');
 const clip = (from: string, to: string, range: { from: string; to: string }) => ({
   from: from < range.from ? range.from : from,
@@ -26,20 +28,11 @@ export function monthRange(month: string, range: { from: string; to: string }) {
   return clip(day(first), day(endOfMonth(first)), range);
 }
 
-/** A bar behind a figure, for sighted users; the table beside it carries the numbers for everyone. */
-function Bar({ value, max }: { value: number; max: number }) {
-  const width = max > 0 ? Math.round((value / max) * 100) : 0;
-  return (
-    <span className="insights__bar" aria-hidden="true">
-      <span style={{ width: `${width}%` }} />
-    </span>
-  );
-}
-
 /**
- * Below the tiles (ours, beyond the spec): the monthly trend, ageing of open requests and the top
- * companies for the overview's dates. Tables (readable by everyone), each figure a link to the
- * donations list filtered to the matches behind it.
+ * Below the tiles (ours, beyond the spec): the monthly trend, the forecast of payments, ageing of
+ * open requests and the top companies for the overview's dates. Each is a chart with its table
+ * (the table is what screen readers read); every figure links to the donations list filtered to
+ * the matches behind it.
  */
 export function Insights({ organizationId, from, to }: { organizationId: number; from: string; to: string }) {
   const [data, setData] = useState<InsightsResponse | null>(null);
@@ -54,119 +47,232 @@ export function Insights({ organizationId, from, to }: { organizationId: number;
     };
   }, [organizationId, from, to]);
   if (!data) return null;
-  const range = { from: data.from, to: data.to };
-  const maxRequested = Math.max(0, ...data.months.map((m) => m.requested));
   return (
     <section className="dashboard__block insights" aria-labelledby={`${id}-title`} part="insights">
       <h2 id={`${id}-title`} className="dashboard__block-title">
         Where the matching money is
       </h2>
-      <div className="insights__scroll">
-        <table className="insights__table">
-          <caption>Estimated match by month of gift</caption>
-          <thead>
-            <tr>
-              <th scope="col">Month</th>
-              <th scope="col" className="numeric">
-                Requested
-              </th>
-              <th scope="col" className="numeric">
-                Submitted
-              </th>
-              <th scope="col">
-                <span className="visually-hidden">Requested, as a bar</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.months.length === 0 ? (
+      <Figures data={data} />
+    </section>
+  );
+}
+
+function Figures({ data }: { data: InsightsResponse }) {
+  const range = useMemo(() => ({ from: data.from, to: data.to }), [data]);
+
+  // The trend: requested and submitted by month of gift, expected by month of payment.
+  const trend = useMemo(() => {
+    const months = [
+      ...new Set([...data.months.map((m) => m.month), ...data.forecast.map((f) => f.month)]),
+    ].sort();
+    const gift = new Map(data.months.map((m) => [m.month, m]));
+    const paid = new Map(data.forecast.map((f) => [f.month, f]));
+    return {
+      months,
+      categories: months.map(monthLabel),
+      series: [
+        {
+          label: 'Requested',
+          color: chartColors.blue,
+          values: months.map((m) => gift.get(m)?.requested ?? null),
+        },
+        {
+          label: 'Submitted',
+          color: chartColors.green,
+          values: months.map((m) => gift.get(m)?.submitted ?? null),
+        },
+        {
+          label: 'Expected payments',
+          color: chartColors.amber,
+          values: months.map((m) => paid.get(m)?.expected ?? null),
+        },
+      ],
+      links: months.map((m) => (gift.has(m) ? donationsLink(monthRange(m, range)) : undefined)),
+    };
+  }, [data, range]);
+
+  const forecast = useMemo(
+    () => ({
+      categories: data.forecast.map((f) => monthLabel(f.month)),
+      series: [
+        { label: 'Expected match', color: chartColors.amber, values: data.forecast.map((f) => f.expected) },
+      ],
+      links: data.forecast.map((f) => donationsLink({ ...range, expectedMonth: f.month })),
+    }),
+    [data, range],
+  );
+
+  const ageing = useMemo(() => {
+    const rows = ageingBuckets.map((bucket) => ({
+      bucket,
+      row: data.ageing.find((a) => a.bucket === bucket.bucket),
+      range: ageingRange(bucket, range),
+    }));
+    return {
+      rows,
+      categories: ageingBuckets.map((b) => b.label),
+      series: (['donor_contacted', 'npo_verify'] as const).map((group, i) => ({
+        label: statusGroups[group].label,
+        color: i === 0 ? chartColors.blue : chartColors.violet,
+        values: rows.map((r) => r.row?.[group].matched ?? 0),
+      })),
+    };
+  }, [data, range]);
+
+  const companies = useMemo(
+    () => ({
+      categories: data.companies.map((c) => c.name),
+      series: [
+        { label: 'Requested', color: chartColors.blue, values: data.companies.map((c) => c.requested) },
+        {
+          label: 'Reached Submitted',
+          color: chartColors.green,
+          values: data.companies.map((c) => c.submitted),
+        },
+      ],
+      links: data.companies.map((c) => donationsLink({ ...range, company: c.name })),
+    }),
+    [data, range],
+  );
+
+  return (
+    <div className="insights__charts">
+      <Chart
+        title="Match dollars by month"
+        kind="lines"
+        categories={trend.categories}
+        series={trend.series}
+        links={trend.links}
+        table={
+          <table className="insights__table">
+            <caption>
+              Estimated match by month: requested and submitted by month of gift, expected by month of payment
+            </caption>
+            <thead>
               <tr>
-                <td colSpan={4}>No matches in these dates.</td>
+                <th scope="col">Month</th>
+                <th scope="col" className="numeric">
+                  Requested
+                </th>
+                <th scope="col" className="numeric">
+                  Submitted
+                </th>
+                <th scope="col" className="numeric">
+                  Expected payments
+                </th>
               </tr>
-            ) : (
-              data.months.map((m) => {
-                const r = monthRange(m.month, range);
-                return (
-                  <tr key={m.month}>
-                    <th scope="row">{format(parseISO(`${m.month}-01`), 'MMM yyyy')}</th>
+            </thead>
+            <tbody>
+              {trend.months.length === 0 ? (
+                <tr>
+                  <td colSpan={4}>No matches in these dates.</td>
+                </tr>
+              ) : (
+                trend.months.map((month) => {
+                  const m = data.months.find((x) => x.month === month);
+                  const f = data.forecast.find((x) => x.month === month);
+                  const r = monthRange(month, range);
+                  return (
+                    <tr key={month}>
+                      <th scope="row">{monthLabel(month)}</th>
+                      <td className="numeric">
+                        {m ? <a href={donationsLink(r)}>{formatAmount(m.requested)}</a> : '—'}
+                      </td>
+                      <td className="numeric">
+                        {m ? (
+                          <a href={donationsLink({ ...r, group: 'engaged_submitted' })}>
+                            {formatAmount(m.submitted)}
+                          </a>
+                        ) : (
+                          '—'
+                        )}
+                      </td>
+                      <td className="numeric">
+                        {f ? (
+                          <a href={donationsLink({ ...range, expectedMonth: month })}>
+                            {formatAmount(f.expected)}
+                          </a>
+                        ) : (
+                          '—'
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })
+              )}
+            </tbody>
+          </table>
+        }
+      />
+      <Chart
+        title="Expected payments by month"
+        kind="bars"
+        categories={forecast.categories}
+        series={forecast.series}
+        links={forecast.links}
+        table={
+          <table className="insights__table">
+            <caption>Expected payments by month</caption>
+            <thead>
+              <tr>
+                <th scope="col">Month</th>
+                <th scope="col" className="numeric">
+                  Expected match
+                </th>
+                <th scope="col" className="numeric">
+                  Matches
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.forecast.length === 0 ? (
+                <tr>
+                  <td colSpan={3}>No submitted matches awaiting payment in these dates.</td>
+                </tr>
+              ) : (
+                data.forecast.map((f, i) => (
+                  <tr key={f.month}>
+                    <th scope="row">{monthLabel(f.month)}</th>
                     <td className="numeric">
-                      <a href={donationsLink(r)}>{formatAmount(m.requested)}</a>
+                      <a href={forecast.links[i]}>{formatAmount(f.expected)}</a>
                     </td>
                     <td className="numeric">
-                      <a href={donationsLink({ ...r, group: 'engaged_submitted' })}>
-                        {formatAmount(m.submitted)}
-                      </a>
-                    </td>
-                    <td className="insights__bar-cell">
-                      <Bar value={m.requested} max={maxRequested} />
+                      <a href={forecast.links[i]}>{f.count.toLocaleString('en-US')}</a>
                     </td>
                   </tr>
-                );
-              })
-            )}
-          </tbody>
-        </table>
-      </div>
-      <div className="insights__scroll">
-        <table className="insights__table">
-          <caption>Expected payments by month</caption>
-          <thead>
-            <tr>
-              <th scope="col">Month</th>
-              <th scope="col" className="numeric">
-                Expected match
-              </th>
-              <th scope="col" className="numeric">
-                Matches
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.forecast.length === 0 ? (
+                ))
+              )}
+            </tbody>
+          </table>
+        }
+      />
+      <p className="muted insights__note">
+        Expected payments: from the day each match was submitted and its company's usual time to pay (60 days
+        when the company has not paid 3 matches yet).
+      </p>
+      <Chart
+        title={`Open requests by age (days since the gift, to ${format(parseISO(data.to), 'MMM dd, yyyy')})`}
+        kind="bars"
+        categories={ageing.categories}
+        series={ageing.series}
+        table={
+          <table className="insights__table">
+            <caption>
+              Open requests by age (days since the gift, to {format(parseISO(data.to), 'MMM dd, yyyy')})
+            </caption>
+            <thead>
               <tr>
-                <td colSpan={3}>No submitted matches awaiting payment in these dates.</td>
+                <th scope="col">Age</th>
+                <th scope="col" className="numeric">
+                  {statusGroups.donor_contacted.label}
+                </th>
+                <th scope="col" className="numeric">
+                  {statusGroups.npo_verify.label}
+                </th>
               </tr>
-            ) : (
-              data.forecast.map((f) => (
-                <tr key={f.month}>
-                  <th scope="row">{format(parseISO(`${f.month}-01`), 'MMM yyyy')}</th>
-                  <td className="numeric">
-                    <a href={donationsLink({ ...range, group: 'engaged_submitted' })}>
-                      {formatAmount(f.expected)}
-                    </a>
-                  </td>
-                  <td className="numeric">{f.count.toLocaleString('en-US')}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-        <p className="muted">
-          From the day each match was submitted and its company's usual time to pay (60 days when the company
-          has not paid 3 matches yet).
-        </p>
-      </div>
-      <div className="insights__scroll">
-        <table className="insights__table">
-          <caption>
-            Open requests by age (days since the gift, to {format(parseISO(data.to), 'MMM dd, yyyy')})
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Age</th>
-              <th scope="col" className="numeric">
-                {statusGroups.donor_contacted.label}
-              </th>
-              <th scope="col" className="numeric">
-                {statusGroups.npo_verify.label}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {ageingBuckets.map((bucket) => {
-              const row = data.ageing.find((a) => a.bucket === bucket.bucket);
-              const r = ageingRange(bucket, range);
-              return (
+            </thead>
+            <tbody>
+              {ageing.rows.map(({ bucket, row, range: r }) => (
                 <tr key={bucket.bucket}>
                   <th scope="row">{bucket.label}</th>
                   {(['donor_contacted', 'npo_verify'] as const).map((group) => (
@@ -177,48 +283,55 @@ export function Insights({ organizationId, from, to }: { organizationId: number;
                     </td>
                   ))}
                 </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-      <div className="insights__scroll">
-        <table className="insights__table">
-          <caption>Companies with the most requested match dollars</caption>
-          <thead>
-            <tr>
-              <th scope="col">Company</th>
-              <th scope="col" className="numeric">
-                Requested
-              </th>
-              <th scope="col" className="numeric">
-                Reached Submitted
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.companies.length === 0 ? (
+              ))}
+            </tbody>
+          </table>
+        }
+      />
+      <Chart
+        title="Companies with the most requested match dollars"
+        kind="overlaid"
+        categories={companies.categories}
+        series={companies.series}
+        links={companies.links}
+        table={
+          <table className="insights__table">
+            <caption>Companies with the most requested match dollars</caption>
+            <thead>
               <tr>
-                <td colSpan={3}>No companies named in these dates.</td>
+                <th scope="col">Company</th>
+                <th scope="col" className="numeric">
+                  Requested
+                </th>
+                <th scope="col" className="numeric">
+                  Reached Submitted
+                </th>
               </tr>
-            ) : (
-              data.companies.map((c) => (
-                <tr key={c.name}>
-                  <th scope="row">
-                    <a href={donationsLink({ ...range, company: c.name })}>{c.name}</a>
-                  </th>
-                  <td className="numeric">{formatAmount(c.requested)}</td>
-                  <td className="numeric">
-                    <a href={donationsLink({ ...range, company: c.name, group: 'engaged_submitted' })}>
-                      {c.requested > 0 ? `${Math.round((c.submitted / c.requested) * 100)}%` : '—'}
-                    </a>
-                  </td>
+            </thead>
+            <tbody>
+              {data.companies.length === 0 ? (
+                <tr>
+                  <td colSpan={3}>No companies named in these dates.</td>
                 </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
-    </section>
+              ) : (
+                data.companies.map((c) => (
+                  <tr key={c.name}>
+                    <th scope="row">
+                      <a href={donationsLink({ ...range, company: c.name })}>{c.name}</a>
+                    </th>
+                    <td className="numeric">{formatAmount(c.requested)}</td>
+                    <td className="numeric">
+                      <a href={donationsLink({ ...range, company: c.name, group: 'engaged_submitted' })}>
+                        {c.requested > 0 ? `${Math.round((c.submitted / c.requested) * 100)}%` : '—'}
+                      </a>
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        }
+      />
+    </div>
   );
 }

@@ -20,12 +20,16 @@ export function donationsLink(filters: {
   from?: string;
   to?: string;
   company?: string;
+  organization?: number;
+  expectedMonth?: string;
 }): string {
   const params = new URLSearchParams();
   if (filters.group) params.set('status_group', filters.group);
   if (filters.from) params.set('dateFrom', filters.from);
   if (filters.to) params.set('dateTo', filters.to);
   if (filters.company) params.set('company', filters.company);
+  if (filters.organization) params.set('organization', String(filters.organization));
+  if (filters.expectedMonth) params.set('expectedMonth', filters.expectedMonth);
   return `/portal/donations?${params}`;
 }
 

@@ -41,6 +41,8 @@ describe('the donations list query', () => {
         company: ' Acme ',
         donor: ' ann@x.org',
         minAmount: '100.5',
+        organization: '',
+        expectedMonth: '',
       },
       'npo_verify',
       { field: 'amount', ascending: true },
@@ -116,10 +118,31 @@ describe('the donations list display', () => {
 describe('a link into the donations list', () => {
   it('opens with the status group and the dates it names, and ignores an unknown group', () => {
     expect(linkedFilters('?status_group=npo_verify&dateFrom=2025-01-01&dateTo=2025-03-31&other=1')).toEqual({
-      filters: { dateFrom: '2025-01-01', dateTo: '2025-03-31', company: '', donor: '', minAmount: '' },
+      filters: {
+        dateFrom: '2025-01-01',
+        dateTo: '2025-03-31',
+        company: '',
+        donor: '',
+        minAmount: '',
+        organization: '',
+        expectedMonth: '',
+      },
       group: 'npo_verify',
     });
     expect(linkedFilters('?status_group=everything&company=Acme').group).toBeNull();
     expect(linkedFilters('?company=Acme').filters.company).toBe('Acme');
+  });
+
+  it('carries a chapter and an expected-payment month into the list call, and drops malformed ones', () => {
+    const { filters } = linkedFilters('?organization=12&expectedMonth=2026-03');
+    expect(filters.organization).toBe('12');
+    expect(filters.expectedMonth).toBe('2026-03');
+    const query = listQuery(filters, null, defaultSort);
+    expect(query['filters[organization]']).toBe('12');
+    expect(query['filters[expectedMonth]']).toBe('2026-03');
+    const bad = linkedFilters('?organization=0x1&expectedMonth=2026-13').filters;
+    expect(bad.organization).toBe('');
+    expect(bad.expectedMonth).toBe('');
+    expect(listQuery(bad, null, defaultSort)['filters[organization]']).toBeUndefined();
   });
 });

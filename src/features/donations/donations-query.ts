@@ -15,6 +15,10 @@ export interface DonationFilters {
   company: string;
   donor: string;
   minAmount: string;
+  /** Set by a link only (a dashboard figure): one organization of the family, by id. */
+  organization: string;
+  /** Set by a link only (the dashboard's forecast): the month the company is expected to pay, yyyy-MM. */
+  expectedMonth: string;
 }
 
 export const emptyFilters: DonationFilters = {
@@ -23,6 +27,8 @@ export const emptyFilters: DonationFilters = {
   company: '',
   donor: '',
   minAmount: '',
+  organization: '',
+  expectedMonth: '',
 };
 
 /** spec (part 1, section 3, Listing options): "The filters dateFrom and dateTo cover the last 90 days". */
@@ -71,8 +77,11 @@ export const statusTiles: ReadonlyArray<{ group: StatusGroup; constant: string; 
     label: statusGroups[group].label,
   }));
 
+const monthPattern = /^\d{4}-(0[1-9]|1[0-2])$/;
+
 /**
- * The filters a link opens the list with (`?status_group=npo_verify&dateFrom=…&dateTo=…&company=…`),
+ * The filters a link opens the list with (`?status_group=npo_verify&dateFrom=…&dateTo=…&company=…`,
+ * and the link-only `organization=<id>` and `expectedMonth=yyyy-MM`),
  * as the dashboard's figures link to the matches behind them. Anything else in the query is ignored.
  */
 export function linkedFilters(search: string): { filters: DonationFilters; group: StatusGroup | null } {
@@ -87,6 +96,8 @@ export function linkedFilters(search: string): { filters: DonationFilters; group
       company: text('company'),
       donor: text('donor'),
       minAmount: text('minAmount'),
+      organization: /^[1-9]\d{0,9}$/.test(text('organization')) ? text('organization') : '',
+      expectedMonth: monthPattern.test(text('expectedMonth')) ? text('expectedMonth') : '',
     },
     group: (statusGroupIds as readonly string[]).includes(group ?? '') ? (group as StatusGroup) : null,
   };
@@ -132,6 +143,8 @@ export function listQuery(
   const amount = filters.minAmount.trim();
   if (amount && !problems.minAmount) query['filters[minAmount]'] = amount;
   if (statusGroup) query['filters[status_group]'] = statusGroup;
+  if (filters.organization) query['filters[organization]'] = filters.organization;
+  if (filters.expectedMonth) query['filters[expectedMonth]'] = filters.expectedMonth;
   return query;
 }
 

@@ -1,4 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { format, parseISO } from 'date-fns';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { csvExportUrl, listDonations } from '../../api/donation-list.ts';
@@ -8,6 +9,7 @@ import type { StatusGroup } from '../../contract/statuses.ts';
 import {
   currentLevel,
   currentOrganization,
+  knownOrganizations,
   organizationLoading,
   startOrganization,
 } from '../../state/organization.ts';
@@ -289,6 +291,14 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
           error={problems.minAmount}
           onChange={edit('minAmount')}
         />
+        {draft.organization || draft.expectedMonth ? (
+          <p className="donations__linked muted" part="linked-filters">
+            {draft.organization ? `Only ${organizationName(draft.organization)}. ` : ''}
+            {draft.expectedMonth
+              ? `Submitted matches expected to be paid in ${format(parseISO(`${draft.expectedMonth}-01`), 'MMMM yyyy')}.`
+              : ''}
+          </p>
+        ) : null}
         <div className="donations__found-row">
           <p id={foundId} className="donations__found" aria-live="polite">
             {answered ? `${list.total} Found` : null}
@@ -416,12 +426,19 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
   );
 }
 
+/** A linked organization's name as the user knows it, else its number. */
+function organizationName(id: string): string {
+  return knownOrganizations.value.find((o) => String(o.id) === id)?.name ?? `organization ${id}`;
+}
+
 function sameFilters(a: DonationFilters, b: DonationFilters): boolean {
   return (
     a.dateFrom === b.dateFrom &&
     a.dateTo === b.dateTo &&
     a.company === b.company &&
     a.donor === b.donor &&
-    a.minAmount === b.minAmount
+    a.minAmount === b.minAmount &&
+    a.organization === b.organization &&
+    a.expectedMonth === b.expectedMonth
   );
 }
