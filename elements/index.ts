@@ -2,6 +2,7 @@
 
 export type { TwofoldEvent, TwofoldEventDetails, TwofoldEventName } from '../src/ui/events.ts';
 export { TwofoldBilling } from './twofold-billing.ts';
+export { TwofoldCampaigns } from './twofold-campaigns.ts';
 export { TwofoldContact } from './twofold-contact.ts';
 export { TwofoldDashboard } from './twofold-dashboard.ts';
 export { TwofoldDonations } from './twofold-donations.ts';

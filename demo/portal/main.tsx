@@ -261,6 +261,7 @@ function App() {
             <Route path="email-templates" element={<twofold-template-editor key="cards" />} />
             <Route path="email-customization" element={<EmailCustomizationPage />} />
             <Route path="reports" element={<twofold-report-builder />} />
+            <Route path="campaigns" element={<twofold-campaigns />} />
             <Route path="stripe-setup" element={<twofold-billing key="stripe-setup" view="stripe-setup" />} />
             <Route path="*" element={<NotFound />} />
           </Route>
