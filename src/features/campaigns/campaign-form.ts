@@ -124,11 +124,17 @@ export function checkDraft(draft: CampaignDraft): { body: CampaignWrite } | { er
   };
 }
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 0 });
+const wholeDollars = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  maximumFractionDigits: 0,
+});
+const withCents = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+const usd = (dollars: number) => (Number.isInteger(dollars) ? wholeDollars : withCents).format(dollars);
 
 /** The table's Min/Max cell: "$25 / $500", or "$0 / No max" (spec: "a max of 0 means no maximum"). */
 export function minMaxText(c: Pick<Campaign, 'min_amount' | 'max_amount'>): string {
-  return `${usd.format(c.min_amount)} / ${c.max_amount === 0 ? 'No max' : usd.format(c.max_amount)}`;
+  return `${usd(c.min_amount)} / ${c.max_amount === 0 ? 'No max' : usd(c.max_amount)}`;
 }
 
 /** The table's dates: "Nov 1, 2026". */

@@ -103,7 +103,10 @@ function CampaignTable({ organizationId, canChange }: { organizationId: number; 
       {campaigns === null ? (
         <Spinner label="Loading campaigns..." />
       ) : (
-        <div className="table-scroll" part="table">
+        // Scrolls sideways on a phone; a scrollable region must take focus so the keyboard can
+        // scroll it too (axe: scrollable-region-focusable), as billing's bills table does.
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: see above
+        <section className="table-scroll" part="table" aria-label="Campaigns table" tabIndex={0}>
           <table className="campaigns__table">
             <caption className="visually-hidden">{campaignTexts.heading}</caption>
             <thead>
@@ -162,7 +165,7 @@ function CampaignTable({ organizationId, canChange }: { organizationId: number; 
               )}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
       <CampaignDialog
         organizationId={organizationId}
