@@ -82,6 +82,14 @@ test('a 2:1 campaign for this month doubles the estimated match of a gift at its
   expect(donation.matched).toBe(200);
   expect(donation.campaign?.name).toBe(campaignName);
 
+  // The donations list filters by the campaign.
+  await page.goto('/portal/donations');
+  const donations = page.locator('twofold-donations');
+  await donations.getByLabel('Campaign').selectOption({ label: campaignName });
+  await expect(donations.getByText('1 Found')).toBeVisible();
+  await expect(donations.getByText(`Casey Campaign ${stamp}`)).toBeVisible();
+  await page.goto('/portal/campaigns');
+
   // The match dialog shows the doubled estimate and the campaign.
   await page.evaluate((id) => {
     const el = document.createElement('twofold-match-dialog');

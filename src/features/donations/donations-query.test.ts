@@ -41,6 +41,7 @@ describe('the donations list query', () => {
         company: ' Acme ',
         donor: ' ann@x.org',
         minAmount: '100.5',
+        campaign: '4',
       },
       'npo_verify',
       { field: 'amount', ascending: true },
@@ -55,6 +56,7 @@ describe('the donations list query', () => {
       'filters[company]': 'Acme',
       'filters[donor]': 'ann@x.org',
       'filters[minAmount]': '100.5',
+      'filters[campaign]': '4',
       'filters[status_group]': 'npo_verify',
     });
   });
@@ -116,10 +118,20 @@ describe('the donations list display', () => {
 describe('a link into the donations list', () => {
   it('opens with the status group and the dates it names, and ignores an unknown group', () => {
     expect(linkedFilters('?status_group=npo_verify&dateFrom=2025-01-01&dateTo=2025-03-31&other=1')).toEqual({
-      filters: { dateFrom: '2025-01-01', dateTo: '2025-03-31', company: '', donor: '', minAmount: '' },
+      filters: {
+        dateFrom: '2025-01-01',
+        dateTo: '2025-03-31',
+        company: '',
+        donor: '',
+        minAmount: '',
+        campaign: '',
+      },
       group: 'npo_verify',
     });
     expect(linkedFilters('?status_group=everything&company=Acme').group).toBeNull();
     expect(linkedFilters('?company=Acme').filters.company).toBe('Acme');
+    // A campaign link names its id; anything else is ignored.
+    expect(linkedFilters('?campaign=12').filters.campaign).toBe('12');
+    expect(linkedFilters('?campaign=abc').filters.campaign).toBe('');
   });
 });

@@ -15,6 +15,8 @@ export interface DonationFilters {
   company: string;
   donor: string;
   minAmount: string;
+  /** Beyond the spec (issue 12): a campaign's id, '' for all. */
+  campaign: string;
 }
 
 export const emptyFilters: DonationFilters = {
@@ -23,6 +25,7 @@ export const emptyFilters: DonationFilters = {
   company: '',
   donor: '',
   minAmount: '',
+  campaign: '',
 };
 
 /** spec (part 1, section 3, Listing options): "The filters dateFrom and dateTo cover the last 90 days". */
@@ -87,6 +90,7 @@ export function linkedFilters(search: string): { filters: DonationFilters; group
       company: text('company'),
       donor: text('donor'),
       minAmount: text('minAmount'),
+      campaign: /^\d{1,10}$/.test(text('campaign')) ? text('campaign') : '',
     },
     group: (statusGroupIds as readonly string[]).includes(group ?? '') ? (group as StatusGroup) : null,
   };
@@ -131,6 +135,7 @@ export function listQuery(
   if (donor) query['filters[donor]'] = donor;
   const amount = filters.minAmount.trim();
   if (amount && !problems.minAmount) query['filters[minAmount]'] = amount;
+  if (/^\d{1,10}$/.test(filters.campaign)) query['filters[campaign]'] = filters.campaign;
   if (statusGroup) query['filters[status_group]'] = statusGroup;
   return query;
 }
