@@ -27,6 +27,7 @@ export const elementNames = [
   'twofold-companies',
   'twofold-template-editor',
   'twofold-report-builder',
+  'twofold-campaigns',
 ];
 
 /** The name of the chunk the public elements share (dist/elements/twofold-public-runtime.js). */

@@ -2,6 +2,7 @@
 
 export type { TwofoldEvent, TwofoldEventDetails, TwofoldEventName } from '../src/ui/events.ts';
 export { TwofoldBilling } from './twofold-billing.ts';
+export { TwofoldCampaigns } from './twofold-campaigns.ts';
 export { TwofoldCompanies } from './twofold-companies.ts';
 export { TwofoldCompanyLookup } from './twofold-company-lookup.ts';
 export { TwofoldContact } from './twofold-contact.ts';

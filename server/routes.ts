@@ -2,6 +2,7 @@ import { openApiDocument } from './http/openapi.ts';
 import { type AnyRoute, defineRoute } from './http/route.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
+import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { captchaRoutes } from './modules/captcha/captcha.routes.ts';
 import { companiesRoutes } from './modules/companies/companies.routes.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
@@ -54,6 +55,7 @@ export const routes: readonly AnyRoute[] = [
   ...emailActionRoutes,
   ...dashboardRoutes,
   ...reportsRoutes,
+  ...campaignsRoutes,
   ...systemRoutes,
   ...apiKeysRoutes,
   ...webhooksRoutes,

@@ -46,6 +46,7 @@ declare module 'react' {
       'twofold-billing': ElementProps<{ view?: 'plans' | 'stripe-setup' }>;
       'twofold-template-editor': ElementProps<{ template?: string }>;
       'twofold-report-builder': ElementProps;
+      'twofold-campaigns': ElementProps;
       'twofold-toaster': ElementProps;
     }
   }

@@ -245,6 +245,7 @@ function App() {
             <Route path="email-templates" element={screen(<twofold-template-editor key="cards" />)} />
             <Route path="email-customization" element={<EmailCustomizationPage />} />
             <Route path="reports" element={screen(<twofold-report-builder />)} />
+            <Route path="campaigns" element={screen(<twofold-campaigns />)} />
             <Route
               path="stripe-setup"
               element={screen(<twofold-billing key="stripe-setup" view="stripe-setup" />)}

@@ -8,6 +8,7 @@ import { Component, type ReactElement, type ReactNode, Suspense, use } from 'rea
  */
 const screens = {
   'twofold-billing': () => import('../../elements/twofold-billing.ts'),
+  'twofold-campaigns': () => import('../../elements/twofold-campaigns.ts'),
   'twofold-companies': () => import('../../elements/twofold-companies.ts'),
   'twofold-company-lookup': () => import('../../elements/twofold-company-lookup.ts'),
   'twofold-contact': () => import('../../elements/twofold-contact.ts'),

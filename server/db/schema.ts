@@ -373,6 +373,46 @@ export const companySuggestions = pgTable(
   ],
 );
 
+/**
+ * A matching campaign (spec part 2, sections 2, 3 and 9; issue 12): a time-boxed matching offer
+ * from one company to one organization (a match day, a year-end push). A gift at that company
+ * donated within its days (UTC, both ends included) takes its ratio and limits for its estimated
+ * match (server/modules/donations/status-resolution.ts). spec: "a max of 0 means no maximum";
+ * "Campaign min and max default to 0"; a null ratio is the company's own.
+ */
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    company_id: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    start_date: date('start_date', { mode: 'string' }).notNull(),
+    end_date: date('end_date', { mode: 'string' }).notNull(),
+    min_cents: integer('min_cents').notNull().default(0),
+    /** 0: no maximum. */
+    max_cents: integer('max_cents').notNull().default(0),
+    /** As typed ('2:1', '1.5:1'); null: the company's ratio. */
+    match_ratio: text('match_ratio'),
+    group_submit: boolean('group_submit').notNull().default(false),
+    bill_eligible: boolean('bill_eligible').notNull().default(false),
+    bill_processed: boolean('bill_processed').notNull().default(false),
+    message: text('message').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [
+    // The estimate's lookup: the organization's campaigns of one company, by their days.
+    index('campaigns_org_company_idx').on(t.organization_id, t.company_id, t.start_date),
+    check('campaigns_dates_order', sql`${t.end_date} >= ${t.start_date}`),
+    check('campaigns_amounts_nonnegative', sql`${t.min_cents} >= 0 and ${t.max_cents} >= 0`),
+    check('campaigns_min_within_max', sql`${t.max_cents} = 0 or ${t.min_cents} <= ${t.max_cents}`),
+  ],
+);
+
 /** The people who gave, per organization (a donor of two nonprofits is two rows). */
 export const donors = pgTable(
   'donors',
@@ -400,6 +440,8 @@ export const donations = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     donor_id: integer('donor_id').references(() => donors.id, { onDelete: 'set null' }),
     company_id: integer('company_id').references(() => companies.id, { onDelete: 'set null' }),
+    /** The campaign whose terms made its estimated match (set with the estimate), if any. */
+    campaign_id: integer('campaign_id').references(() => campaigns.id, { onDelete: 'set null' }),
     /** The employer as entered (kept when no catalogue company matches). */
     company_name: text('company_name'),
     amount_cents: integer('amount_cents').notNull(),
@@ -436,6 +478,7 @@ export const donations = pgTable(
     index('donations_org_status_idx').on(t.organization_id, t.status_id),
     index('donations_donor_idx').on(t.donor_id),
     index('donations_company_idx').on(t.company_id),
+    index('donations_campaign_idx').on(t.campaign_id).where(sql`${t.campaign_id} is not null`),
     index('donations_eligible_bill_idx').on(t.eligible_bill_id).where(sql`${t.eligible_bill_id} is not null`),
     index('donations_org_recurring_idx')
       .on(t.organization_id, t.recurring_id)

@@ -1,7 +1,7 @@
 import { count, eq, inArray, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../testing.ts';
-import { donationStatusHistory, donations, organizations } from './schema.ts';
+import { campaigns, donationStatusHistory, donations, organizations } from './schema.ts';
 import { demoOrganizationNames } from './seed.ts';
 import { seedDemoMatches } from './seed-matches.ts';
 
@@ -56,5 +56,10 @@ describe('the demo matches', () => {
       .from(organizations)
       .where(eq(organizations.name, demoOrganizationNames.mapleStreet));
     expect(billed.some((r) => r.org === maple?.id)).toBe(false);
+    // Hope Harbor's one demo campaign, this month, seeded once however often the seed runs.
+    const seeded = await t.db.select().from(campaigns);
+    expect(seeded.map((c) => c.match_ratio)).toEqual(['2:1']);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((seeded[0]?.start_date ?? '') <= today && today <= (seeded[0]?.end_date ?? '')).toBe(true);
   });
 });

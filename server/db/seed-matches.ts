@@ -1,8 +1,8 @@
-import { count, eq, inArray } from 'drizzle-orm';
+import { count, eq, inArray, sql } from 'drizzle-orm';
 import { HttpError } from '../http/errors.ts';
 import { confirmDonations, createDonation } from '../modules/donations/donations.service.ts';
 import type { Db } from './client.ts';
-import { donations, organizations, users } from './schema.ts';
+import { campaigns, companies, donations, organizations, users } from './schema.ts';
 import { demoOrganizationNames } from './seed.ts';
 import { demoCompanies } from './seed-companies.ts';
 
@@ -48,6 +48,7 @@ export async function seedDemoMatches(db: Db, now = new Date()): Promise<void> {
   if (!admin) return;
 
   const catalogue = demoCompanies();
+  await seedDemoCampaign(db, orgs, catalogue[0]?.name, now);
   const created: number[] = [];
   for (let i = 0; i < 72; i++) {
     const org = orgs[i % orgs.length];
@@ -84,4 +85,33 @@ export async function seedDemoMatches(db: Db, now = new Date()): Promise<void> {
   if (submitted.length)
     await confirmDonations(db, admin.id, { donation_ids: submitted, status: 'submitted' });
   if (noCharge.length) await confirmDonations(db, admin.id, { donation_ids: noCharge, status: 'no-charge' });
+}
+
+/**
+ * Hope Harbor's demo campaign (issue 12): a 2:1 match for this month (UTC) from the catalogue's
+ * first company, so the first demo gift, made today at that company, shows a doubled estimate.
+ */
+async function seedDemoCampaign(
+  db: Db,
+  orgs: ReadonlyArray<{ id: number; name: string }>,
+  companyName: string | undefined,
+  now: Date,
+): Promise<void> {
+  const hope = orgs.find((o) => o.name === demoOrganizationNames.hopeHarbor);
+  if (!hope || !companyName) return;
+  const [company] = await db
+    .select({ id: companies.id })
+    .from(companies)
+    .where(sql`lower(${companies.name}) = ${companyName.toLowerCase()}`);
+  if (!company) return;
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  await db.insert(campaigns).values({
+    organization_id: hope.id,
+    company_id: company.id,
+    name: 'Harbor Lights Double Match',
+    start_date: day(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))),
+    end_date: day(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0))),
+    match_ratio: '2:1',
+    message: `${companyName} doubles every gift to Hope Harbor this month.`,
+  });
 }

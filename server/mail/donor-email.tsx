@@ -109,6 +109,30 @@ type Content = {
   logo: string;
 };
 
+/**
+ * The match's campaign said in a sentence, after the first paragraph, when it has one and the
+ * template's texts of this stage do not already use {{campaign_name}} or {{campaign_msg}}: the
+ * shipped templates predate campaigns, and a donor whose gift is doubled by a match day should
+ * hear of it whichever version is live.
+ */
+function campaignParagraph({ texts, stage, values }: DonorEmailInput): string {
+  const name = values.campaign_name.trim();
+  if (!name) return '';
+  const used = [
+    texts[`subject${stage}`],
+    texts[`preheader${stage}`],
+    texts[`header${stage}`],
+    texts.greeting,
+    texts[`paragraph_one_${stage}`],
+    texts.paragraph_two,
+    texts.paragraph_three,
+    texts.salutation,
+  ].some((t) => /\{\{\s*campaign_(name|msg)\s*\}\}/.test(t));
+  if (used) return '';
+  const message = values.campaign_msg.trim();
+  return message ? `${name}: ${message}` : `Your gift is part of ${name}.`;
+}
+
 /** The texts of one stage with the variables filled in. */
 function contentOf(input: DonorEmailInput): Content {
   const { texts, stage, values, links } = input;
@@ -141,6 +165,7 @@ function contentOf(input: DonorEmailInput): Content {
     // tab only: every email of the sequence shares them; paragraph one is the stage's own.
     paragraphs: [
       fill(texts[`paragraph_one_${stage}`]),
+      campaignParagraph(input),
       fill(texts.paragraph_two),
       fill(texts.paragraph_three),
     ].filter(Boolean),

@@ -5,6 +5,7 @@ import { createApp } from '../app.ts';
 import { queryRows } from '../db/rows.ts';
 import {
   apiKeys,
+  campaigns,
   companies,
   documents,
   donationNotifications,
@@ -145,6 +146,36 @@ async function storedPacketDonation(orgId: number) {
       ? await t.db.select().from(companies).where(eq(companies.name, name))
       : await t.db.insert(companies).values({ name, match_method: 'esign' }).returning();
   return storedDonation(orgId, { status_id: 4, company_id: company?.id ?? null });
+}
+
+/** A company of the catalogue for the campaigns' samples. */
+async function matrixCompany() {
+  const name = 'Matrix Campaign Co';
+  const [found] = await t.db.select().from(companies).where(eq(companies.name, name));
+  const [company] = found ? [found] : await t.db.insert(companies).values({ name }).returning();
+  return company?.id ?? 0;
+}
+
+const campaignBody = async () => ({
+  name: `Campaign ${next()}`,
+  company_id: await matrixCompany(),
+  start_date: '2025-11-01',
+  end_date: '2025-11-30',
+  match_ratio: '2:1',
+});
+
+async function storedCampaign(orgId: number) {
+  const [row] = await t.db
+    .insert(campaigns)
+    .values({
+      organization_id: orgId,
+      company_id: await matrixCompany(),
+      name: 'Matrix Campaign',
+      start_date: '2025-12-01',
+      end_date: '2025-12-31',
+    })
+    .returning();
+  return row?.id ?? 0;
 }
 
 async function storedApiKey(orgId: number) {
@@ -429,6 +460,25 @@ const samples: Record<string, Sample> = {
       return { path: `/api/reports/${report}/download`, linkData: { report, format: 'csv' } };
     },
   },
+  'get /api/organization/:id/campaigns': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/campaigns` }),
+  },
+  'post /api/organization/:id/campaigns': {
+    level: 'write',
+    request: async (id) => ({ path: `/api/organization/${id}/campaigns`, body: await campaignBody() }),
+  },
+  'put /api/campaigns/:id': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/campaigns/${await storedCampaign(id)}`,
+      body: await campaignBody(),
+    }),
+  },
+  'delete /api/campaigns/:id': {
+    level: 'write',
+    request: async (id) => ({ path: `/api/campaigns/${await storedCampaign(id)}` }),
+  },
   'post /api/organization/:id/donation/import-file/Test': {
     level: 'write',
     request: async (id) => ({
@@ -640,6 +690,7 @@ async function snapshot(orgId: number) {
     ),
     table(sql`select * from email_templates where organization_id = ${orgId} and version > 0 order by id`),
     table(sql`select * from reports where organization_id = ${orgId} order by id`),
+    table(sql`select * from campaigns where organization_id = ${orgId} order by id`),
   ]);
 }
 

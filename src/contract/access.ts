@@ -4,7 +4,7 @@
  * spec (part 1, section 6): levels are admin, write and read; admins manage users; super users
  * (global permission) may act on any organization. Where the spec is silent we decided:
  * - read sees an organization and everything in it;
- * - write also changes matches, templates, reports and the organization's own details;
+ * - write also changes matches, templates, reports, campaigns and the organization's own details;
  * - admin also manages users, API keys, webhooks, settings (keys, notifees) and billing;
  * - a level held on a parent organization applies to each of its chapters (children), and the
  *   highest level along the chain wins;
@@ -35,6 +35,7 @@ export const capabilities = {
   'donations.change': 'write',
   'templates.change': 'write',
   'reports.change': 'write',
+  'campaigns.change': 'write',
   'users.manage': 'admin',
   'settings.manage': 'admin',
   'keys.manage': 'admin',

@@ -67,6 +67,8 @@ export const Donation = z.object({
   company: z.nullable(MatchCompany),
   company_id: z.nullable(z.number()),
   company_name: z.nullable(z.string()),
+  /** Beyond the spec (issue 12): the campaign whose terms made the estimated match. */
+  campaign: z.optional(z.nullable(z.object({ id: z.number(), name: z.string() }))),
   organization: DonationOrganization,
   organization_id: z.number(),
   custom: z.record(z.string(), z.unknown()),
@@ -142,6 +144,8 @@ export const DonationListQuery = z.object({
       z.refine((s) => Number(s) <= maxDollars, `minAmount must be at most ${maxDollars}`),
     ),
   ),
+  /** Beyond the spec (issue 12): the matches whose estimate a campaign of the organization made. */
+  'filters[campaign]': z.optional(queryId('campaign must be a campaign id')),
   'filters[status_group]': z.optional(
     z.enum(statusGroupIds, `status_group must be one of ${statusGroupIds.join(', ')}`),
   ),

@@ -45,6 +45,7 @@ export const portalRoutes: readonly PortalRoute[] = [
     ready: 'Settings',
   },
   { name: 'reports', path: '/portal/reports', signedIn: true, ready: 'My Reports' },
+  { name: 'campaigns', path: '/portal/campaigns', signedIn: true, ready: /Match Ratio/ },
   { name: 'email-templates', path: '/portal/email-templates', signedIn: true, ready: 'CSR vendor portal' },
   {
     name: 'email-customization',

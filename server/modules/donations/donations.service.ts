@@ -27,6 +27,7 @@ import {
 import type { Db, Queryable, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import {
+  campaigns,
   companies,
   donationStatusHistory,
   donations,
@@ -42,6 +43,7 @@ import {
   perMatchRateOf,
   releaseIfUnchargeable,
 } from '../billing/bills.ts';
+import { campaignTermsOf } from '../campaigns/campaigns.service.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
 import {
   type NotificationLinks,
@@ -50,7 +52,12 @@ import {
 } from '../notifications/notifications.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
 import { expectedPayments } from './expected-payment.ts';
-import { estimatedMatchCents, resolveStatus } from './status-resolution.ts';
+import {
+  type CampaignTerms,
+  coveringCampaign,
+  estimatedMatchCents,
+  resolveStatus,
+} from './status-resolution.ts';
 
 const columns = {
   id: donations.id,
@@ -65,6 +72,8 @@ const columns = {
   company_id: donations.company_id,
   company_name: donations.company_name,
   catalogue_name: companies.name,
+  campaign_id: donations.campaign_id,
+  campaign_name: campaigns.name,
   match_method: companies.match_method,
   guide: companies.guide,
   url: companies.url,
@@ -89,7 +98,8 @@ function selectDonations(db: Queryable) {
     .from(donations)
     .innerJoin(organizations, eq(organizations.id, donations.organization_id))
     .leftJoin(donors, eq(donors.id, donations.donor_id))
-    .leftJoin(companies, eq(companies.id, donations.company_id));
+    .leftJoin(companies, eq(companies.id, donations.company_id))
+    .leftJoin(campaigns, eq(campaigns.id, donations.campaign_id));
 }
 type Row = Awaited<ReturnType<typeof selectDonations>>[number];
 
@@ -126,6 +136,10 @@ function toDonation(
           },
     company_id: row.company_id,
     company_name: row.company_name,
+    campaign:
+      row.campaign_id === null || row.campaign_name === null
+        ? null
+        : { id: row.campaign_id, name: row.campaign_name },
     organization: {
       id: row.organization_id,
       name: row.organization_name,
@@ -215,6 +229,8 @@ export async function donationFilterConditions(
     filters.push(
       sql`${donations.donor_id} in (select ${donors.id} from ${donors} where ${inArray(donors.organization_id, orgIds)} and (lower(${donors.name}) like ${contains(donor)} or ${donors.email} like ${contains(donor)}))`,
     );
+  const campaign = query['filters[campaign]'];
+  if (campaign) filters.push(eq(donations.campaign_id, Number(campaign)));
   const minAmount = query['filters[minAmount]'];
   if (minAmount) filters.push(gte(donations.amount_cents, toCents(Number(minAmount))));
   const expectedMonth = query['filters[expectedMonth]'];
@@ -485,6 +501,11 @@ export async function resolveHeldMatches(
       ),
     )
     .for('update', { of: donations });
+  const terms = await campaignTermsOf(
+    tx,
+    [orgId],
+    held.flatMap((h) => (h.company ? [h.company.id] : [])),
+  );
   const moved: {
     donation_id: number;
     from_status_id: number;
@@ -501,7 +522,7 @@ export async function resolveHeldMatches(
     if (status === match.status_id) continue;
     await tx
       .update(donations)
-      .set({ status_id: status, matched_cents: matchOf(status, match.amount_cents, company) })
+      .set({ status_id: status, ...estimateOf(status, match, company, terms) })
       .where(eq(donations.id, match.id));
     moved.push({
       donation_id: match.id,
@@ -565,11 +586,17 @@ export async function mergeBelowMinimum(
   }));
   const [target] = open.filter((d) => d.id === newId);
   if (!target) return;
+  const terms = await campaignsFor(tx, orgId, company);
   await tx
     .update(donations)
     .set({
       amount_cents: total,
-      matched_cents: matchOf(status, total, company),
+      ...estimateOf(
+        status,
+        { organization_id: orgId, amount_cents: total, donated_at: target.donated_at },
+        company,
+        terms,
+      ),
       status_id: status,
       custom: { ...target.custom, history: { ...historyOf(target.custom), merged_from: mergedFrom } },
     })
@@ -591,13 +618,35 @@ export async function mergeBelowMinimum(
 const historyOf = (custom: Record<string, unknown>): Record<string, unknown> =>
   custom.history && typeof custom.history === 'object' ? (custom.history as Record<string, unknown>) : {};
 
-/** The estimated match of a gift through a catalogue company (status-resolution.ts). */
-export const matchOf = (status: StatusId | number, amountCents: number, company: CompanyRow | null) =>
-  estimatedMatchCents(
-    status as StatusId,
-    amountCents,
-    company && { match_ratio: Number(company.match_ratio), maximum_match_cents: company.maximum_match_cents },
-  );
+/**
+ * The estimated match of a gift through a catalogue company and the campaign whose terms it took
+ * (status-resolution.ts: coveringCampaign, estimatedMatchCents), given the campaigns that might
+ * cover it (`campaignTermsOf`).
+ */
+export function estimateOf(
+  status: StatusId | number,
+  gift: { organization_id: number; amount_cents: number; donated_at: Date },
+  company: CompanyRow | null,
+  terms: readonly CampaignTerms[],
+): { matched_cents: number; campaign_id: number | null } {
+  const campaign = company ? coveringCampaign(terms, { ...gift, company_id: company.id }) : null;
+  return {
+    matched_cents: estimatedMatchCents(
+      status as StatusId,
+      gift.amount_cents,
+      company && {
+        match_ratio: Number(company.match_ratio),
+        maximum_match_cents: company.maximum_match_cents,
+      },
+      campaign && { ratio: campaign.ratio, max_cents: campaign.max_cents },
+    ),
+    campaign_id: campaign?.id ?? null,
+  };
+}
+
+/** The campaigns of an organization that might cover a gift at this company. */
+export const campaignsFor = (db: Queryable, orgId: number, company: CompanyRow | null) =>
+  company ? campaignTermsOf(db, [orgId], [company.id]) : Promise.resolve([]);
 
 function donatedAt(text: string): Date {
   const date = new Date(text);
@@ -695,6 +744,12 @@ export async function createDonation(
     const recurringId = body.recurring_id?.trim() || null;
     const status = await resolveFor(tx, orgId, company, amountCents, recurringId !== null);
     const donorId = await donorFor(tx, orgId, body.donor, null);
+    const estimate = estimateOf(
+      status,
+      { organization_id: orgId, amount_cents: amountCents, donated_at: when },
+      company,
+      await campaignsFor(tx, orgId, company),
+    );
     const [row] = await tx
       .insert(donations)
       .values({
@@ -703,7 +758,7 @@ export async function createDonation(
         company_id: company?.id ?? null,
         company_name: company?.name ?? (body.company_name?.trim() || null),
         amount_cents: amountCents,
-        matched_cents: matchOf(status, amountCents, company),
+        ...estimate,
         donated_at: when,
         transaction_id: transactionId,
         status_id: status,
@@ -766,6 +821,12 @@ export async function updateDonation(
         ? await resolveFor(tx, orgId, company, amountCents, recurringId !== null)
         : current.status_id;
     const donorId = await donorFor(tx, orgId, body.donor, current.donor_id);
+    const estimate = estimateOf(
+      status,
+      { organization_id: orgId, amount_cents: amountCents, donated_at: when },
+      company,
+      await campaignsFor(tx, orgId, company),
+    );
     await tx
       .update(donations)
       .set({
@@ -773,7 +834,7 @@ export async function updateDonation(
         company_id: company?.id ?? null,
         company_name: companyName,
         amount_cents: amountCents,
-        matched_cents: matchOf(status, amountCents, company),
+        ...estimate,
         donated_at: when,
         transaction_id: transactionId,
         status_id: status,

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { DonationListQuery } from '../../../src/contract/donations.ts';
 import { billingStatusLabels, billingStatusOf, statusName } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import { companies, donations, donors, organizations } from '../../db/schema.ts';
+import { campaigns, companies, donations, donors, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { csvTokenLifetimeSeconds, signToken, type VerifiedToken } from '../auth/tokens.ts';
 import { donationFilterConditions } from './donations.service.ts';
@@ -38,6 +38,8 @@ export const csvColumns = [
   'Billing Status',
   'Silenced',
   'Created',
+  // Last, so the columns before it keep their places in spreadsheets built on earlier exports.
+  'Campaign',
 ] as const;
 
 const encoder = new TextEncoder();
@@ -84,6 +86,7 @@ const exportColumns = {
   processed_bill_id: donations.processed_bill_id,
   silenced: donations.silenced,
   created_at: donations.created_at,
+  campaign_name: campaigns.name,
 };
 type ExportRow = {
   id: number;
@@ -101,6 +104,7 @@ type ExportRow = {
   processed_bill_id: number | null;
   silenced: boolean;
   created_at: Date;
+  campaign_name: string | null;
 };
 
 function csvRecord(row: ExportRow): string[] {
@@ -119,6 +123,7 @@ function csvRecord(row: ExportRow): string[] {
     billingStatusLabels[billingStatusOf(row)],
     row.silenced ? 'Yes' : 'No',
     row.created_at.toISOString(),
+    text(row.campaign_name),
   ];
 }
 
@@ -151,6 +156,7 @@ export function exportDonationsCsv(
         .innerJoin(organizations, eq(organizations.id, donations.organization_id))
         .leftJoin(donors, eq(donors.id, donations.donor_id))
         .leftJoin(companies, eq(companies.id, donations.company_id))
+        .leftJoin(campaigns, eq(campaigns.id, donations.campaign_id))
         .where(and(...conditions, ...keyset))
         .orderBy(desc(donations.id))
         .limit(batchSize);

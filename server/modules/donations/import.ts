@@ -13,10 +13,11 @@ import type { Db, Queryable, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { companies, donationStatusHistory, donations, donors, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
+import { campaignTermsOf } from '../campaigns/campaigns.service.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
 import { type NotificationLinks, notifyMatches } from '../notifications/notifications.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
-import { type CompanyRow, matchOf, mergeBelowMinimum, resolutionCompany } from './donations.service.ts';
+import { type CompanyRow, estimateOf, mergeBelowMinimum, resolutionCompany } from './donations.service.ts';
 import {
   type ImportRowValues,
   type ImportTable,
@@ -426,6 +427,11 @@ export async function uploadImport(
     try {
       await db.transaction(async (tx) => {
         const donorIdOf = await donorIds(tx, rows);
+        const terms = await campaignTermsOf(
+          tx,
+          rows.map((r) => r.organizationId),
+          rows.flatMap((r) => (r.company ? [r.company.id] : [])),
+        );
         const created: number[] = [];
         const belowMinimum: { id: number; row: Planned; donorId: number; company: CompanyRow }[] = [];
         for (const [index, part] of chunks(rows, insertBatch).entries()) {
@@ -439,7 +445,12 @@ export async function uploadImport(
                 company_id: r.company?.id ?? null,
                 company_name: r.company?.name ?? r.companyName,
                 amount_cents: r.amountCents,
-                matched_cents: matchOf(r.status, r.amountCents, r.company),
+                ...estimateOf(
+                  r.status,
+                  { organization_id: r.organizationId, amount_cents: r.amountCents, donated_at: r.donatedAt },
+                  r.company,
+                  terms,
+                ),
                 donated_at: r.donatedAt,
                 transaction_id: r.transactionId,
                 status_id: r.status,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { statusName } from '../../../src/contract/statuses.ts';
 import {
+  type CampaignTerms,
+  coveringCampaign,
   estimatedMatchCents,
   type ResolutionCompany,
   type ResolutionInput,
@@ -78,5 +80,65 @@ describe('the estimated match', () => {
     expect(estimatedMatchCents(3, 10_001, { match_ratio: 0.5, maximum_match_cents: null })).toBe(5001);
     expect(estimatedMatchCents(10, 10_000, { match_ratio: 1, maximum_match_cents: null })).toBe(0);
     expect(estimatedMatchCents(23, 10_000, null)).toBe(0);
+  });
+});
+
+describe("a campaign's terms (issue 12)", () => {
+  const company = { match_ratio: 1, maximum_match_cents: 5_000 };
+  it('replace the ratio and the maximum; a campaign max of 0 is no maximum; a null ratio is the company’s', () => {
+    expect(estimatedMatchCents(3, 10_000, company, { ratio: 2, max_cents: 0 })).toBe(20_000);
+    expect(estimatedMatchCents(3, 10_000, company, { ratio: 2, max_cents: 15_000 })).toBe(15_000);
+    expect(estimatedMatchCents(3, 10_000, company, { ratio: null, max_cents: 8_000 })).toBe(8_000);
+    expect(estimatedMatchCents(10, 10_000, company, { ratio: 2, max_cents: 0 })).toBe(0);
+    expect(estimatedMatchCents(3, 10_000, company)).toBe(5_000);
+  });
+  it('never estimate more than an integer column holds', () => {
+    expect(
+      estimatedMatchCents(
+        3,
+        2_000_000_000,
+        { match_ratio: 1, maximum_match_cents: null },
+        { ratio: 10, max_cents: 0 },
+      ),
+    ).toBe(2_147_483_647);
+  });
+
+  const campaign = (over: Partial<CampaignTerms>): CampaignTerms => ({
+    id: 1,
+    organization_id: 7,
+    company_id: 3,
+    start_date: '2025-11-01',
+    end_date: '2025-11-30',
+    min_cents: 0,
+    max_cents: 0,
+    ratio: 2,
+    ...over,
+  });
+  const gift = (over: Partial<Parameters<typeof coveringCampaign>[1]> = {}) => ({
+    organization_id: 7,
+    company_id: 3 as number | null,
+    donated_at: new Date('2025-11-15T12:00:00Z'),
+    amount_cents: 10_000,
+    ...over,
+  });
+  it.each([
+    ['inside the days', gift(), 1],
+    ['on the first day', gift({ donated_at: new Date('2025-11-01T00:00:00Z') }), 1],
+    ['on the last day', gift({ donated_at: new Date('2025-11-30T23:59:59Z') }), 1],
+    ['the day before', gift({ donated_at: new Date('2025-10-31T23:59:59Z') }), null],
+    ['the day after', gift({ donated_at: new Date('2025-12-01T00:00:00Z') }), null],
+    ['another company', gift({ company_id: 4 }), null],
+    ['no catalogue company', gift({ company_id: null }), null],
+    ['another organization', gift({ organization_id: 8 }), null],
+  ])('covers a gift %s: %j → campaign %s', (_what, g, expected) => {
+    expect(coveringCampaign([campaign({})], g)?.id ?? null).toBe(expected);
+  });
+  it("leaves a gift below the campaign's minimum to the company's terms, and prefers the latest-starting", () => {
+    expect(coveringCampaign([campaign({ min_cents: 20_000 })], gift())).toBeNull();
+    const month = campaign({ id: 1 });
+    const day = campaign({ id: 2, start_date: '2025-11-15', end_date: '2025-11-15' });
+    expect(coveringCampaign([day, month], gift())?.id).toBe(2);
+    expect(coveringCampaign([month, day], gift())?.id).toBe(2);
+    expect(coveringCampaign([month, campaign({ id: 3 })], gift())?.id).toBe(3);
   });
 });

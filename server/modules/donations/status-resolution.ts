@@ -1,4 +1,5 @@
 import type { MatchMethod, ProgramState } from '../../../src/contract/companies.ts';
+import { maxInt32 } from '../../../src/contract/fields.ts';
 import { type StatusId, statusIdOf } from '../../../src/contract/statuses.ts';
 
 /** What the resolution reads of the organization a match belongs to. */
@@ -82,17 +83,70 @@ export const methodStatus: Record<MatchMethod, StatusId> = {
 };
 
 /**
- * The estimated match (spec: "matched (estimated match amount)"): the gift times the company's
- * ratio, capped at its maximum; nothing when the status says the gift will not be matched.
+ * The terms a campaign sets for the gifts it covers (see `coveringCampaign`): its ratio (null: the
+ * company's own) and its maximum (spec: "a max of 0 means no maximum").
+ */
+export type MatchCampaign = { ratio: number | null; max_cents: number };
+
+/**
+ * The estimated match (spec: "matched (estimated match amount)"): the gift times the ratio,
+ * capped at the maximum; nothing when the status says the gift will not be matched. The ratio and
+ * maximum are the covering campaign's when there is one (a campaign's terms replace the
+ * company's: its max of 0 is no maximum even where the company has one), else the company's.
+ * Never more than an integer column holds.
  */
 export function estimatedMatchCents(
   status: StatusId,
   amountCents: number,
   company: { match_ratio: number; maximum_match_cents: number | null } | null,
+  campaign: MatchCampaign | null = null,
 ): number {
   if (!company || unmatchable.has(status)) return 0;
-  const estimate = Math.round(amountCents * company.match_ratio);
-  return company.maximum_match_cents === null ? estimate : Math.min(estimate, company.maximum_match_cents);
+  const ratio = campaign ? (campaign.ratio ?? company.match_ratio) : company.match_ratio;
+  const maximum = campaign
+    ? campaign.max_cents === 0
+      ? null
+      : campaign.max_cents
+    : company.maximum_match_cents;
+  const estimate = Math.min(Math.round(amountCents * ratio), maxInt32);
+  return maximum === null ? estimate : Math.min(estimate, maximum);
+}
+
+/** What `coveringCampaign` reads of a campaign. */
+export type CampaignTerms = {
+  id: number;
+  organization_id: number;
+  company_id: number;
+  /** YYYY-MM-DD, both ends included. */
+  start_date: string;
+  end_date: string;
+  min_cents: number;
+  max_cents: number;
+  /** Company dollars per donor dollar (parsed), null for the company's own. */
+  ratio: number | null;
+};
+
+/**
+ * The campaign whose terms a gift takes, or null: one of the gift's organization for the gift's
+ * company whose days (UTC, both ends included) hold the day it was donated, and whose minimum the
+ * gift reaches (a gift below a campaign's minimum is matched on the company's usual terms). Where
+ * several overlap, the one that started last (then the newest) wins: a match day inside a
+ * month-long push is the more specific offer.
+ */
+export function coveringCampaign<T extends CampaignTerms>(
+  campaigns: readonly T[],
+  gift: { organization_id: number; company_id: number | null; donated_at: Date; amount_cents: number },
+): T | null {
+  if (gift.company_id === null) return null;
+  const day = gift.donated_at.toISOString().slice(0, 10);
+  let best: T | null = null;
+  for (const c of campaigns) {
+    if (c.organization_id !== gift.organization_id || c.company_id !== gift.company_id) continue;
+    if (day < c.start_date || day > c.end_date || gift.amount_cents < c.min_cents) continue;
+    if (!best || c.start_date > best.start_date || (c.start_date === best.start_date && c.id > best.id))
+      best = c;
+  }
+  return best;
 }
 
 const unmatchable = new Set<number>([9, 10, 11, 14, 15, 17, 19, 23]);

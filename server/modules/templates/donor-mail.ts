@@ -10,6 +10,7 @@ import { dayMs } from '../../clock.ts';
 import type { Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/rows.ts';
 import {
+  campaigns,
   companies,
   donationNotifications,
   donations,
@@ -45,6 +46,9 @@ export async function matchFacts(db: Queryable, donationIds: readonly number[]) 
       donated_at: donations.donated_at,
       transaction_id: donations.transaction_id,
       custom: donations.custom,
+      campaign_id: donations.campaign_id,
+      campaign_name: campaigns.name,
+      campaign_message: campaigns.message,
       company_id: donations.company_id,
       company_name: donations.company_name,
       donor_name: donors.name,
@@ -77,6 +81,7 @@ export async function matchFacts(db: Queryable, donationIds: readonly number[]) 
     .innerJoin(organizations, eq(organizations.id, donations.organization_id))
     .leftJoin(donors, eq(donors.id, donations.donor_id))
     .leftJoin(companies, eq(companies.id, donations.company_id))
+    .leftJoin(campaigns, eq(campaigns.id, donations.campaign_id))
     .where(inArray(donations.id, [...new Set(donationIds)]))
     .orderBy(donations.id);
 }
@@ -150,6 +155,10 @@ export async function sendDonorMails(
             transactionId: p.row.transaction_id,
             donatedAt: p.row.donated_at,
             custom: p.row.custom,
+            campaign:
+              p.row.campaign_id !== null && p.row.campaign_name !== null
+                ? { name: p.row.campaign_name, message: p.row.campaign_message ?? '' }
+                : null,
             organization: { ...p.row.org, file_logo: logoUrl(links.publicUrl, p.row.org.file_logo) },
             companyName: p.companyName,
             company: p.row.company_id !== null && p.row.company ? p.row.company : null,

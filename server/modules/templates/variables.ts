@@ -10,6 +10,11 @@ export type VariableSource = {
   transactionId: string | null;
   donatedAt: Date;
   custom: Record<string, unknown>;
+  /**
+   * The campaign whose terms the match's estimate took (donations.campaign_id), if any. Without
+   * one, campaign_name and campaign_msg fall back to what an import or integration put in custom.
+   */
+  campaign?: { name: string; message: string } | null;
   organization: {
     name: string;
     ein: string | null;
@@ -66,8 +71,12 @@ export function variableValues(source: VariableSource): VariableValues {
     donor_full_name: name,
     donation_transaction_id: source.transactionId ?? '',
     donation_date: longDate.format(source.donatedAt),
-    campaign_name: text(campaignObject.name) || text(source.custom.campaign_name),
-    campaign_msg: text(campaignObject.message) || text(source.custom.campaign_msg),
+    campaign_name: source.campaign
+      ? source.campaign.name.trim()
+      : text(campaignObject.name) || text(source.custom.campaign_name),
+    campaign_msg: source.campaign
+      ? source.campaign.message.trim()
+      : text(campaignObject.message) || text(source.custom.campaign_msg),
     receiving_org_name: org.name,
     receiving_org_ein: org.ein ?? '',
     receiving_org_email: org.notify_contact.email ?? '',

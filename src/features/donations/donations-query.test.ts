@@ -43,6 +43,7 @@ describe('the donations list query', () => {
         minAmount: '100.5',
         organization: '',
         expectedMonth: '',
+        campaign: '4',
       },
       'npo_verify',
       { field: 'amount', ascending: true },
@@ -57,6 +58,7 @@ describe('the donations list query', () => {
       'filters[company]': 'Acme',
       'filters[donor]': 'ann@x.org',
       'filters[minAmount]': '100.5',
+      'filters[campaign]': '4',
       'filters[status_group]': 'npo_verify',
     });
   });
@@ -126,11 +128,15 @@ describe('a link into the donations list', () => {
         minAmount: '',
         organization: '',
         expectedMonth: '',
+        campaign: '',
       },
       group: 'npo_verify',
     });
     expect(linkedFilters('?status_group=everything&company=Acme').group).toBeNull();
     expect(linkedFilters('?company=Acme').filters.company).toBe('Acme');
+    // A campaign link names its id; anything else is ignored.
+    expect(linkedFilters('?campaign=12').filters.campaign).toBe('12');
+    expect(linkedFilters('?campaign=abc').filters.campaign).toBe('');
   });
 
   it('carries a chapter and an expected-payment month into the list call, and drops malformed ones', () => {

@@ -1,6 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { format, parseISO } from 'date-fns';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { listCampaigns } from '../../api/campaigns.ts';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { csvExportUrl, listDonations } from '../../api/donation-list.ts';
 import { can } from '../../contract/access.ts';
@@ -16,7 +17,7 @@ import {
 import { initSession, isSuperUser } from '../../state/session.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
-import { Field } from '../../ui/field.tsx';
+import { Field, SelectField } from '../../ui/field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { ImportFlow } from '../import/import-flow.tsx';
 import { MatchDialog } from '../match-dialog/match-dialog.tsx';
@@ -129,6 +130,20 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
   const latest = useRef(0);
   const problems = filterProblems(draft);
   const foundId = useId();
+  // The organization's campaigns, for the Campaign filter (shown once it has any).
+  const [campaigns, setCampaigns] = useState<Array<{ id: number; name: string }>>([]);
+  useEffect(() => {
+    let live = true;
+    listCampaigns(organizationId)
+      .then((list) => {
+        if (live) setCampaigns(list.map((c) => ({ id: c.id, name: c.name })));
+      })
+      // A filter is a courtesy: without the list, the list works unfiltered.
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [organizationId]);
 
   // spec: "Filter changes debounce 300 ms and reset the page to 1."
   useEffect(() => {
@@ -299,6 +314,18 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
               : ''}
           </p>
         ) : null}
+        {campaigns.length > 0 || draft.campaign ? (
+          <SelectField
+            label="Campaign"
+            value={draft.campaign}
+            placeholder="All campaigns"
+            options={campaigns.map((c) => ({ value: String(c.id), label: c.name }))}
+            onChange={(event) => {
+              const value = event.currentTarget.value;
+              setDraft((current) => ({ ...current, campaign: value }));
+            }}
+          />
+        ) : null}
         <div className="donations__found-row">
           <p id={foundId} className="donations__found" aria-live="polite">
             {answered ? `${list.total} Found` : null}
@@ -439,6 +466,7 @@ function sameFilters(a: DonationFilters, b: DonationFilters): boolean {
     a.donor === b.donor &&
     a.minAmount === b.minAmount &&
     a.organization === b.organization &&
-    a.expectedMonth === b.expectedMonth
+    a.expectedMonth === b.expectedMonth &&
+    a.campaign === b.campaign
   );
 }

@@ -395,6 +395,12 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
             <dt>Estimated match</dt>
             <dd>{money.format(donation.matched)}</dd>
           </div>
+          {donation.campaign ? (
+            <div>
+              <dt>Campaign</dt>
+              <dd>{donation.campaign.name}</dd>
+            </div>
+          ) : null}
           <div>
             <dt>Organization</dt>
             <dd>{donation.organization.name}</dd>

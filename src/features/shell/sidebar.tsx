@@ -22,6 +22,7 @@ export function menuEntries(companiesUrl: string | undefined): MenuEntry[] {
   return [
     { label: 'Dashboard', href: '/portal', icon: icons.dashboard },
     { label: 'Donations', href: '/portal/donations', icon: icons.donations },
+    { label: 'Campaigns', href: '/portal/campaigns', icon: icons.campaigns },
     // spec: "The sidebar entry Companies is an external link to the product's public open-company
     // page, opened in a new tab": Twofold's own public employer lookup at /companies, unless a host
     // names another page (companies-url).
