@@ -20,4 +20,5 @@ export const elementNames = [
   'twofold-webhooks',
   'twofold-template-editor',
   'twofold-report-builder',
+  'twofold-verification',
 ];

@@ -19,4 +19,5 @@ export { TwofoldResetPassword } from './twofold-reset-password.ts';
 export { TwofoldSidebar } from './twofold-sidebar.ts';
 export { TwofoldTemplateEditor } from './twofold-template-editor.ts';
 export { TwofoldToaster } from './twofold-toaster.ts';
+export { TwofoldVerification } from './twofold-verification.ts';
 export { TwofoldWebhooks } from './twofold-webhooks.ts';

@@ -20,6 +20,7 @@ import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { emailActionRoutes, templatesRoutes } from './modules/templates/templates.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { verificationRoutes } from './modules/verification/verification.routes.ts';
 
 const openApiRoute = defineRoute({
   method: 'get',
@@ -47,6 +48,7 @@ export const routes: readonly AnyRoute[] = [
   ...companiesRoutes,
   ...donationsRoutes,
   ...donationsIoRoutes,
+  ...verificationRoutes,
   ...donorRoutes,
   ...notificationsRoutes,
   ...billingRoutes,

@@ -43,6 +43,7 @@ declare module 'react' {
       'twofold-billing': ElementProps<{ view?: 'plans' | 'stripe-setup' }>;
       'twofold-template-editor': ElementProps<{ template?: string }>;
       'twofold-report-builder': ElementProps;
+      'twofold-verification': ElementProps;
       'twofold-toaster': ElementProps;
     }
   }

@@ -353,6 +353,24 @@ const samples: Record<string, Sample> = {
       body: { donation_ids: [await storedDonation(id), await storedDonation(id)], status: 'submitted' },
     }),
   },
+  'get /api/organization/:id/verification': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/verification` }),
+  },
+  'post /api/organization/:id/verification/verify': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/organization/${id}/verification/verify`,
+      body: { donation_ids: [await storedDonation(id, { status_id: 3 })] },
+    }),
+  },
+  'post /api/organization/:id/verification/decline': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/organization/${id}/verification/decline`,
+      body: { donation_ids: [await storedDonation(id, { status_id: 3 })], reason: 'Not our gift' },
+    }),
+  },
   'get /api/donation/:id/csv-token': {
     level: 'read',
     request: async (id) => ({ path: `/api/donation/${id}/csv-token?filters[minAmount]=10` }),

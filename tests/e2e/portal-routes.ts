@@ -23,6 +23,7 @@ export const portalRoutes: readonly PortalRoute[] = [
   },
   { name: 'dashboard', path: '/portal', signedIn: true, ready: 'Dashboard' },
   { name: 'donations', path: '/portal/donations', signedIn: true, ready: /\d+ Found/ },
+  { name: 'verification', path: '/portal/verification', signedIn: true, ready: /wait|Nothing is waiting/ },
   { name: 'organization-basic', path: '/portal/organization-details', signedIn: true, ready: 'Basic' },
   {
     name: 'organization-users',
