@@ -21,4 +21,5 @@ export const elementNames = [
   'twofold-template-editor',
   'twofold-report-builder',
   'twofold-verification',
+  'twofold-payouts',
 ];

@@ -13,6 +13,7 @@ export { TwofoldMatchDialog } from './twofold-match-dialog.ts';
 export { TwofoldMatchRequest } from './twofold-match-request.ts';
 export { TwofoldOrgPicker } from './twofold-org-picker.ts';
 export { TwofoldOrganizationDetails } from './twofold-organization-details.ts';
+export { TwofoldPayouts } from './twofold-payouts.ts';
 export { TwofoldRegistration } from './twofold-registration.ts';
 export { TwofoldReportBuilder } from './twofold-report-builder.ts';
 export { TwofoldResetPassword } from './twofold-reset-password.ts';

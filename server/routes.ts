@@ -14,6 +14,7 @@ import { webhooksRoutes } from './modules/integrations/webhooks.routes.ts';
 import { notifeesRoutes } from './modules/notifees/notifees.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
+import { payoutsRoutes } from './modules/payouts/payouts.routes.ts';
 import { publicApiDocsRoutes, publicApiRoutes } from './modules/public-api/public-api.routes.ts';
 import { registrationRoutes } from './modules/registration/registration.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
@@ -49,6 +50,7 @@ export const routes: readonly AnyRoute[] = [
   ...donationsRoutes,
   ...donationsIoRoutes,
   ...verificationRoutes,
+  ...payoutsRoutes,
   ...donorRoutes,
   ...notificationsRoutes,
   ...billingRoutes,

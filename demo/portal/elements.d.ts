@@ -44,6 +44,7 @@ declare module 'react' {
       'twofold-template-editor': ElementProps<{ template?: string }>;
       'twofold-report-builder': ElementProps;
       'twofold-verification': ElementProps;
+      'twofold-payouts': ElementProps;
       'twofold-toaster': ElementProps;
     }
   }

@@ -254,6 +254,7 @@ function App() {
             <Route index element={<twofold-dashboard />} />
             <Route path="donations" element={<twofold-donations />} />
             <Route path="verification" element={<twofold-verification />} />
+            <Route path="payouts" element={<twofold-payouts />} />
             <Route path="organization-details" element={<OrganizationDetailsPage />} />
             <Route path="billing" element={<twofold-billing key="plans" />} />
             <Route path="integrations" element={<twofold-integrations key="cards" />} />

@@ -392,6 +392,10 @@ export const donations = pgTable(
     // amount_cents, matched_cents), for the dashboard's statistics: a custom migration (0014).
     index('donations_org_amount_idx').on(t.organization_id, t.amount_cents, t.id),
     index('donations_org_status_idx').on(t.organization_id, t.status_id),
+    // The dashboard's received figures read only the paid matches (payout reports).
+    index('donations_org_paid_idx')
+      .on(t.organization_id, t.donated_at)
+      .where(sql`${t.paid_cents} is not null`),
     index('donations_donor_idx').on(t.donor_id),
     index('donations_company_idx').on(t.company_id),
     index('donations_eligible_bill_idx').on(t.eligible_bill_id).where(sql`${t.eligible_bill_id} is not null`),

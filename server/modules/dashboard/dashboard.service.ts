@@ -1,5 +1,5 @@
 import { format, startOfYear } from 'date-fns';
-import { and, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, lte, type SQL, sql } from 'drizzle-orm';
 import {
   ageingBuckets,
   defaultPayoutDays,
@@ -224,7 +224,8 @@ export async function insights(
   const month = sql<string>`to_char(${donationDayStats.day}, 'YYYY-MM')`;
   const age = sql`(${to}::date - ${donationDayStats.day})`;
   const company = sql<string>`coalesce(${companies.name}, nullif(trim(${donations.company_name}), ''))`;
-  const [months, ageing, top, forecast] = await Promise.all([
+  const giftMonth = sql<string>`to_char(${donations.donated_at} at time zone 'UTC', 'YYYY-MM')`;
+  const [months, ageing, top, forecast, received] = await Promise.all([
     db
       .select({
         month,
@@ -269,7 +270,14 @@ export async function insights(
       .orderBy(sql`2 desc`, company)
       .limit(10),
     forecastRows(db, base, now),
+    // Received beside expected: the payments recorded from payout reports, by month of gift.
+    db
+      .select({ month: giftMonth, received: sql<number>`coalesce(sum(${donations.paid_cents}), 0)::bigint` })
+      .from(donations)
+      .where(and(...base, isNotNull(donations.paid_cents)))
+      .groupBy(giftMonth),
   ]);
+  const receivedIn = new Map(received.map((r) => [r.month, Number(r.received) / 100]));
   const empty = () => ({ count: 0, matched: 0 });
   const buckets = ageingBuckets.map((b) => ({
     bucket: b.bucket,
@@ -293,6 +301,7 @@ export async function insights(
       requested: Number(m.requested) / 100,
       submitted: Number(m.submitted) / 100,
       count: Number(m.count),
+      received: receivedIn.get(m.month) ?? 0,
     })),
     ageing: buckets,
     forecast,

@@ -73,6 +73,9 @@ export function Insights({ organizationId, from, to }: { organizationId: number;
               <th scope="col" className="numeric">
                 Submitted
               </th>
+              <th scope="col" className="numeric">
+                Received
+              </th>
               <th scope="col">
                 <span className="visually-hidden">Requested, as a bar</span>
               </th>
@@ -81,7 +84,7 @@ export function Insights({ organizationId, from, to }: { organizationId: number;
           <tbody>
             {data.months.length === 0 ? (
               <tr>
-                <td colSpan={4}>No matches in these dates.</td>
+                <td colSpan={5}>No matches in these dates.</td>
               </tr>
             ) : (
               data.months.map((m) => {
@@ -96,6 +99,9 @@ export function Insights({ organizationId, from, to }: { organizationId: number;
                       <a href={donationsLink({ ...r, group: 'engaged_submitted' })}>
                         {formatAmount(m.submitted)}
                       </a>
+                    </td>
+                    <td className="numeric">
+                      <a href={`${donationsLink(r)}&paid=paid`}>{formatAmount(m.received ?? 0)}</a>
                     </td>
                     <td className="insights__bar-cell">
                       <Bar value={m.requested} max={maxRequested} />

@@ -41,6 +41,7 @@ describe('the donations list query', () => {
         company: ' Acme ',
         donor: ' ann@x.org',
         minAmount: '100.5',
+        paid: 'paid',
       },
       'npo_verify',
       { field: 'amount', ascending: true },
@@ -55,6 +56,7 @@ describe('the donations list query', () => {
       'filters[company]': 'Acme',
       'filters[donor]': 'ann@x.org',
       'filters[minAmount]': '100.5',
+      'filters[paid]': 'paid',
       'filters[status_group]': 'npo_verify',
     });
   });
@@ -116,9 +118,12 @@ describe('the donations list display', () => {
 describe('a link into the donations list', () => {
   it('opens with the status group and the dates it names, and ignores an unknown group', () => {
     expect(linkedFilters('?status_group=npo_verify&dateFrom=2025-01-01&dateTo=2025-03-31&other=1')).toEqual({
-      filters: { dateFrom: '2025-01-01', dateTo: '2025-03-31', company: '', donor: '', minAmount: '' },
+      filters: { dateFrom: '2025-01-01', dateTo: '2025-03-31', company: '', donor: '', minAmount: '', paid: '' },
       group: 'npo_verify',
     });
+    // The dashboard's received figures open the paid matches.
+    expect(linkedFilters('?paid=paid').filters.paid).toBe('paid');
+    expect(linkedFilters('?paid=everything').filters.paid).toBe('');
     expect(linkedFilters('?status_group=everything&company=Acme').group).toBeNull();
     expect(linkedFilters('?company=Acme').filters.company).toBe('Acme');
   });

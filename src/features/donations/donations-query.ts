@@ -4,6 +4,7 @@ import {
   type DonationSortField,
   defaultDonationSort,
   defaultDonationsPerPage,
+  paidFilters,
 } from '../../contract/donations.ts';
 import { type StatusGroup, statusGroupIds, statusGroups } from '../../contract/statuses.ts';
 import { formatGiftDay } from '../common.ts';
@@ -15,6 +16,8 @@ export interface DonationFilters {
   company: string;
   donor: string;
   minAmount: string;
+  /** Beyond the spec: '' (any), 'paid' (payment received) or 'unpaid'. */
+  paid: string;
 }
 
 export const emptyFilters: DonationFilters = {
@@ -23,6 +26,7 @@ export const emptyFilters: DonationFilters = {
   company: '',
   donor: '',
   minAmount: '',
+  paid: '',
 };
 
 /** spec (part 1, section 3, Listing options): "The filters dateFrom and dateTo cover the last 90 days". */
@@ -87,6 +91,9 @@ export function linkedFilters(search: string): { filters: DonationFilters; group
       company: text('company'),
       donor: text('donor'),
       minAmount: text('minAmount'),
+      paid: (paidFilters as readonly string[]).includes(params.get('paid') ?? '')
+        ? (params.get('paid') ?? '')
+        : '',
     },
     group: (statusGroupIds as readonly string[]).includes(group ?? '') ? (group as StatusGroup) : null,
   };
@@ -131,6 +138,7 @@ export function listQuery(
   if (donor) query['filters[donor]'] = donor;
   const amount = filters.minAmount.trim();
   if (amount && !problems.minAmount) query['filters[minAmount]'] = amount;
+  if (filters.paid === 'paid' || filters.paid === 'unpaid') query['filters[paid]'] = filters.paid;
   if (statusGroup) query['filters[status_group]'] = statusGroup;
   return query;
 }

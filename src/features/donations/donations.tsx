@@ -14,7 +14,7 @@ import {
 import { initSession, isSuperUser } from '../../state/session.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
-import { Field } from '../../ui/field.tsx';
+import { Field, SelectField } from '../../ui/field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { ImportFlow } from '../import/import-flow.tsx';
 import { MatchDialog } from '../match-dialog/match-dialog.tsx';
@@ -289,6 +289,19 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
           error={problems.minAmount}
           onChange={edit('minAmount')}
         />
+        <SelectField
+          label="Payment"
+          value={draft.paid}
+          options={[
+            { value: '', label: 'Any' },
+            { value: 'paid', label: 'Received' },
+            { value: 'unpaid', label: 'Not received' },
+          ]}
+          onChange={(e) => {
+            const value = e.currentTarget.value;
+            setDraft((current) => ({ ...current, paid: value }));
+          }}
+        />
         <div className="donations__found-row">
           <p id={foundId} className="donations__found" aria-live="polite">
             {answered ? `${list.total} Found` : null}
@@ -368,7 +381,15 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
                   <td className="donations__numeric">{formatAmount(donation.amount)}</td>
                   <td>{donation.company?.name ?? donation.company_name ?? ''}</td>
                   <td>{donation.organization.name}</td>
-                  <td>{donation.status.name}</td>
+                  <td>
+                    {donation.status.name}
+                    {donation.paid_amount != null ? (
+                      <span className="donations__paid">
+                        Paid {formatAmount(donation.paid_amount)}
+                        {donation.paid_at ? ` on ${formatDonated(`${donation.paid_at}T12:00:00Z`)}` : ''}
+                      </span>
+                    ) : null}
+                  </td>
                 </tr>
               ))
             )}
@@ -422,6 +443,7 @@ function sameFilters(a: DonationFilters, b: DonationFilters): boolean {
     a.dateTo === b.dateTo &&
     a.company === b.company &&
     a.donor === b.donor &&
-    a.minAmount === b.minAmount
+    a.minAmount === b.minAmount &&
+    a.paid === b.paid
   );
 }

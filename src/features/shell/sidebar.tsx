@@ -23,6 +23,7 @@ export function menuEntries(companiesUrl: string | undefined): MenuEntry[] {
     { label: 'Dashboard', href: '/portal', icon: icons.dashboard },
     { label: 'Donations', href: '/portal/donations', icon: icons.donations },
     { label: 'Verification', href: '/portal/verification', icon: icons.verification },
+    { label: 'Payouts', href: '/portal/payouts', icon: icons.payouts },
     // spec: "The sidebar entry Companies is an external link to the product's public open-company
     // page". Shown only when a host names that page (companies-url): Twofold's own public employer
     // lookup does not exist yet (issue 12), and no entry may lead to a page that does not.

@@ -1,0 +1,1 @@
+CREATE INDEX "donations_org_paid_idx" ON "donations" USING btree ("organization_id","donated_at") WHERE "donations"."paid_cents" is not null;
