@@ -68,8 +68,8 @@ describe('the report form', () => {
   it('keeps the payment filter (received or not)', () => {
     const draft = draftOf({ ...saved, filters: { ...saved.filters, paid: 'paid' } });
     expect(draft.paid).toBe('paid');
-    expect(toBody(draft).filters.paid).toBe('paid');
-    expect(toBody({ ...draft, paid: '' }).filters.paid).toBeUndefined();
+    expect(toBody(draft).filters?.paid).toBe('paid');
+    expect(toBody({ ...draft, paid: '' }).filters?.paid).toBeUndefined();
   });
 
   it("copies as a new report named with the '(Copy)' suffix", () => {
