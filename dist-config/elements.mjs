@@ -28,6 +28,8 @@ export const elementNames = [
   'twofold-template-editor',
   'twofold-report-builder',
   'twofold-campaigns',
+  'twofold-verification',
+  'twofold-payouts',
 ];
 
 /** The name of the chunk the public elements share (dist/elements/twofold-public-runtime.js). */

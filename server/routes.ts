@@ -15,12 +15,14 @@ import { webhooksRoutes } from './modules/integrations/webhooks.routes.ts';
 import { notifeesRoutes } from './modules/notifees/notifees.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
+import { payoutsRoutes } from './modules/payouts/payouts.routes.ts';
 import { publicApiDocsRoutes, publicApiRoutes } from './modules/public-api/public-api.routes.ts';
 import { registrationRoutes } from './modules/registration/registration.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { emailActionRoutes, templatesRoutes } from './modules/templates/templates.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { verificationRoutes } from './modules/verification/verification.routes.ts';
 
 const openApiRoute = defineRoute({
   method: 'get',
@@ -48,6 +50,8 @@ export const routes: readonly AnyRoute[] = [
   ...companiesRoutes,
   ...donationsRoutes,
   ...donationsIoRoutes,
+  ...verificationRoutes,
+  ...payoutsRoutes,
   ...donorRoutes,
   ...notificationsRoutes,
   ...billingRoutes,

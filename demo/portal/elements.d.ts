@@ -47,6 +47,8 @@ declare module 'react' {
       'twofold-template-editor': ElementProps<{ template?: string }>;
       'twofold-report-builder': ElementProps;
       'twofold-campaigns': ElementProps;
+      'twofold-verification': ElementProps;
+      'twofold-payouts': ElementProps;
       'twofold-toaster': ElementProps;
     }
   }

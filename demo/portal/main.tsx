@@ -234,6 +234,8 @@ function App() {
             <Route index element={screen(<twofold-dashboard />)} />
             <Route path="donations" element={screen(<twofold-donations />)} />
             <Route path="companies" element={screen(<twofold-companies />)} />
+            <Route path="verification" element={screen(<twofold-verification />)} />
+            <Route path="payouts" element={screen(<twofold-payouts />)} />
             <Route path="organization-details" element={<OrganizationDetailsPage />} />
             <Route path="billing" element={screen(<twofold-billing key="plans" />)} />
             <Route path="integrations" element={screen(<twofold-integrations key="cards" />)} />

@@ -20,10 +20,12 @@ const screens = {
   'twofold-login': () => import('../../elements/twofold-login.ts'),
   'twofold-match-request': () => import('../../elements/twofold-match-request.ts'),
   'twofold-organization-details': () => import('../../elements/twofold-organization-details.ts'),
+  'twofold-payouts': () => import('../../elements/twofold-payouts.ts'),
   'twofold-registration': () => import('../../elements/twofold-registration.ts'),
   'twofold-report-builder': () => import('../../elements/twofold-report-builder.ts'),
   'twofold-reset-password': () => import('../../elements/twofold-reset-password.ts'),
   'twofold-template-editor': () => import('../../elements/twofold-template-editor.ts'),
+  'twofold-verification': () => import('../../elements/twofold-verification.ts'),
   'twofold-webhooks': () => import('../../elements/twofold-webhooks.ts'),
 } satisfies Record<string, () => Promise<unknown>>;
 

@@ -427,7 +427,11 @@ export const donors = pgTable(
     phone: text('phone'),
     ...timestamps,
   },
-  (t) => [index('donors_org_email_idx').on(t.organization_id, t.email)],
+  (t) => [
+    index('donors_org_email_idx').on(t.organization_id, t.email),
+    // A payout report names donors by name as often as by email (server/modules/payouts/).
+    index('donors_org_name_idx').on(t.organization_id, sql`lower(${t.name})`),
+  ],
 );
 
 /** spec (part 2, section 3): the donation/match. Amounts are integer cents. */
@@ -467,6 +471,10 @@ export const donations = pgTable(
       onDelete: 'set null',
     }),
     adobe_sign_signing_url: text('adobe_sign_signing_url'),
+    /** What the company actually paid (a payout report line, server/modules/payouts/), in cents. */
+    paid_cents: integer('paid_cents'),
+    /** The day the company paid it (the report's payment date). */
+    paid_at: date('paid_at', { mode: 'string' }),
     ...timestamps,
   },
   (t) => [
@@ -476,6 +484,10 @@ export const donations = pgTable(
     // amount_cents, matched_cents), for the dashboard's statistics: a custom migration (0014).
     index('donations_org_amount_idx').on(t.organization_id, t.amount_cents, t.id),
     index('donations_org_status_idx').on(t.organization_id, t.status_id),
+    // The dashboard's received figures read only the paid matches (payout reports).
+    index('donations_org_paid_idx')
+      .on(t.organization_id, t.donated_at)
+      .where(sql`${t.paid_cents} is not null`),
     index('donations_donor_idx').on(t.donor_id),
     index('donations_company_idx').on(t.company_id),
     index('donations_campaign_idx').on(t.campaign_id).where(sql`${t.campaign_id} is not null`),
@@ -514,6 +526,8 @@ export const donationStatusHistory = pgTable(
      * public API (the last three without a user).
      */
     source: text('source').$type<StatusChangeSource>().notNull().default('staff'),
+    /** Why, when staff gave a reason (a match declined from the verification queue). */
+    reason: text('reason'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -986,4 +1000,62 @@ export const donationCompanyMonthStats = pgTable(
     submitted_cents: bigint('submitted_cents', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.organization_id, t.month, t.company_id, t.company_name] })],
+);
+
+/**
+ * A disbursement report uploaded on the payouts screen: what a company or its CSR vendor says it
+ * paid. Confirming it writes its lines and marks the matched requests Match Completed.
+ */
+export const payoutBatches = pgTable(
+  'payout_batches',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    file_name: text('file_name').notNull(),
+    /** Benevity, YourCause, CyberGrants, Bright Funds, or null (columns mapped by hand). */
+    vendor: text('vendor'),
+    /** SHA-256 of the report's lines: the same report confirmed again is this batch. */
+    report_hash: text('report_hash').notNull(),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    lines: integer('lines').notNull().default(0),
+    completed: integer('completed').notNull().default(0),
+    created: integer('created').notNull().default(0),
+    paid_cents: bigint('paid_cents', { mode: 'number' }).notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('payout_batches_org_hash_unique').on(t.organization_id, t.report_hash)],
+);
+
+/** One line of a payout report as confirmed: the match it paid, or none (skipped). */
+export const payoutLines = pgTable(
+  'payout_lines',
+  {
+    id: serial('id').primaryKey(),
+    batch_id: integer('batch_id')
+      .notNull()
+      .references(() => payoutBatches.id, { onDelete: 'cascade' }),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the line's values: a line already recorded (in any report) is not applied twice. */
+    line_hash: text('line_hash').notNull(),
+    line: integer('line').notNull(),
+    donor_name: text('donor_name'),
+    donor_email: text('donor_email'),
+    company_name: text('company_name'),
+    paid_cents: integer('paid_cents').notNull(),
+    paid_at: date('paid_at', { mode: 'string' }).notNull(),
+    donation_id: integer('donation_id').references(() => donations.id, { onDelete: 'set null' }),
+    /** matched, picked (an ambiguous line resolved by hand), created, or skipped. */
+    outcome: text('outcome').notNull(),
+    score: integer('score'),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payout_lines_org_hash_unique').on(t.organization_id, t.line_hash),
+    index('payout_lines_batch_idx').on(t.batch_id),
+    check('payout_lines_outcome_values', sql`${t.outcome} in ('matched', 'picked', 'created', 'skipped')`),
+  ],
 );

@@ -221,6 +221,8 @@ export function actionDigestMail(r: {
   /** Lines such as "4 matches to verify or sign (NPO to Verify/Sign)". */
   items: string[];
   url: string;
+  /** The button's text (default: the donations list). */
+  actionLabel?: string;
   supportEmail: string;
 }): MailMessage {
   return render({
@@ -231,7 +233,7 @@ export function actionDigestMail(r: {
       `These match requests of ${r.organizationName} are waiting for your action on Twofold:`,
       ...r.items.map((item) => `• ${item}`),
     ],
-    action: { label: 'Open the donations list', url: r.url },
+    action: { label: r.actionLabel ?? 'Open the donations list', url: r.url },
     footnote:
       'You receive this summary at most once a week as a notification email or primary contact of the organization.',
     supportEmail: r.supportEmail,

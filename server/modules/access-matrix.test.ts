@@ -235,6 +235,15 @@ async function storedTemplate(orgId: number): Promise<number> {
 }
 
 /** A one-row donation file for the import calls, sent to the organization (or chapter) itself. */
+/** A one-line payout report (a new line each time, so each confirmation records something). */
+function payoutForm() {
+  const form = new FormData();
+  const csv = `Donor Name,Donor Email,Amount Paid\nMatrix Donor,matrix-${next()}@example.org,50\n`;
+  form.set('report', new File([csv], 'payouts.csv', { type: 'text/csv' }));
+  form.set('choices', JSON.stringify({ 2: 'create' }));
+  return form;
+}
+
 async function importForm(orgId: number, upload: boolean) {
   const [org] = await t.db
     .select({ name: organizations.name })
@@ -383,6 +392,36 @@ const samples: Record<string, Sample> = {
       path: '/api/donation/confirm',
       body: { donation_ids: [await storedDonation(id), await storedDonation(id)], status: 'submitted' },
     }),
+  },
+  'get /api/organization/:id/verification': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/verification` }),
+  },
+  'post /api/organization/:id/verification/verify': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/organization/${id}/verification/verify`,
+      body: { donation_ids: [await storedDonation(id, { status_id: 3 })] },
+    }),
+  },
+  'post /api/organization/:id/verification/decline': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/organization/${id}/verification/decline`,
+      body: { donation_ids: [await storedDonation(id, { status_id: 3 })], reason: 'Not our gift' },
+    }),
+  },
+  'get /api/organization/:id/payouts': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/payouts` }),
+  },
+  'post /api/organization/:id/payouts/preview': {
+    level: 'write',
+    request: async (id) => ({ path: `/api/organization/${id}/payouts/preview`, form: payoutForm() }),
+  },
+  'post /api/organization/:id/payouts/confirm': {
+    level: 'write',
+    request: async (id) => ({ path: `/api/organization/${id}/payouts/confirm`, form: payoutForm() }),
   },
   'get /api/donation/:id/csv-token': {
     level: 'read',

@@ -145,7 +145,14 @@ export const InsightsResponse = z.object({
   to: z.string(),
   /** Per month of donation: the estimated match of every request, and of those that reached Submitted. */
   months: z.array(
-    z.object({ month: z.string(), requested: z.number(), submitted: z.number(), count: z.number() }),
+    z.object({
+      month: z.string(),
+      requested: z.number(),
+      submitted: z.number(),
+      count: z.number(),
+      /** What the companies paid for that month's gifts (payout reports, /portal/payouts). */
+      received: z.optional(z.number()),
+    }),
   ),
   /** Open requests (Awaiting Submission, NPO to Verify) by days since the gift, as of `to`. */
   ageing: z.array(

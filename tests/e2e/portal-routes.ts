@@ -25,6 +25,8 @@ export const portalRoutes: readonly PortalRoute[] = [
   { name: 'dashboard', path: '/portal', signedIn: true, ready: 'Dashboard' },
   { name: 'companies', path: '/portal/companies', signedIn: true, ready: /\d+ Found/ },
   { name: 'donations', path: '/portal/donations', signedIn: true, ready: /\d+ Found/ },
+  { name: 'verification', path: '/portal/verification', signedIn: true, ready: /wait|Nothing is waiting/ },
+  { name: 'payouts', path: '/portal/payouts', signedIn: true, ready: 'Upload a payout report' },
   { name: 'organization-basic', path: '/portal/organization-details', signedIn: true, ready: 'Basic' },
   {
     name: 'organization-users',

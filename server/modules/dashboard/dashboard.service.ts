@@ -1,5 +1,5 @@
 import { format, startOfYear } from 'date-fns';
-import { and, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, lte, type SQL, sql } from 'drizzle-orm';
 import {
   ageingBuckets,
   type FeatureRequestBody,
@@ -238,7 +238,8 @@ export async function insights(
       return { bucket: b.bucket, from: first.localeCompare(from) < 0 ? from : first, to: last };
     })
     .filter((b) => b.from <= b.to);
-  const [months, ageing, top, forecast] = await Promise.all([
+  const giftMonth = sql<string>`to_char(${donations.donated_at} at time zone 'UTC', 'YYYY-MM')`;
+  const [months, ageing, top, forecast, received] = await Promise.all([
     queryRows<{ month: string; requested: string; submitted: string; count: string }>(
       db,
       sql`select to_char(month, 'YYYY-MM') as month, coalesce(sum(matched_cents), 0) as requested,
@@ -267,7 +268,14 @@ export async function insights(
         ),
     topCompanies(db, orgIds, from, to),
     forecastRows(db, base, now),
+    // Received beside expected: the payments recorded from payout reports, by month of gift.
+    db
+      .select({ month: giftMonth, received: sql<number>`coalesce(sum(${donations.paid_cents}), 0)::bigint` })
+      .from(donations)
+      .where(and(...base, isNotNull(donations.paid_cents)))
+      .groupBy(giftMonth),
   ]);
+  const receivedIn = new Map(received.map((r) => [r.month, Number(r.received) / 100]));
   const empty = () => ({ count: 0, matched: 0 });
   const buckets = ageingBuckets.map((b) => ({
     bucket: b.bucket,
@@ -291,6 +299,7 @@ export async function insights(
       requested: Number(m.requested) / 100,
       submitted: Number(m.submitted) / 100,
       count: Number(m.count),
+      received: receivedIn.get(m.month) ?? 0,
     })),
     ageing: buckets,
     forecast,

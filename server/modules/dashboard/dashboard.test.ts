@@ -252,6 +252,11 @@ describe('the figures below the tiles', () => {
     await at(org.parent, 2, 2_000, '2024-10-01', 'Initech'); // before the range
     await at(org.parent, 2, 7_000, '2024-12-31', 'Acme'); // before the range
     await at(org.parent, 23, 1_000, '2025-02-01', null); // a hold, no company
+    // The January submitted match was paid (a payout report): received beside expected.
+    await t.db
+      .update(donations)
+      .set({ paid_cents: 9_000, paid_at: '2025-03-01' })
+      .where(eq(donations.matched_cents, 10_000));
     const res = await call(
       t.app,
       'GET',
@@ -262,9 +267,9 @@ describe('the figures below the tiles', () => {
     );
     expect(res.status).toBe(200);
     expect(res.json.months).toEqual([
-      { month: '2025-01', requested: 400, submitted: 100, count: 2 },
-      { month: '2025-02', requested: 10, submitted: 0, count: 1 },
-      { month: '2025-03', requested: 50, submitted: 0, count: 1 },
+      { month: '2025-01', requested: 400, submitted: 100, count: 2, received: 90 },
+      { month: '2025-02', requested: 10, submitted: 0, count: 1, received: 0 },
+      { month: '2025-03', requested: 50, submitted: 0, count: 1, received: 0 },
     ]);
     expect(res.json.ageing).toEqual([
       { bucket: '0-30', donor_contacted: { count: 0, matched: 0 }, npo_verify: { count: 1, matched: 50 } },

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { MatchMethod, ProgramState, VerifyMethod } from '../../../src/contract/companies.ts';
 import {
   type ConfirmRequest,
@@ -88,6 +88,8 @@ const columns = {
   eligible_bill_id: donations.eligible_bill_id,
   processed_bill_id: donations.processed_bill_id,
   adobe_sign_signing_url: donations.adobe_sign_signing_url,
+  paid_cents: donations.paid_cents,
+  paid_at: donations.paid_at,
   created_at: donations.created_at,
   updated_at: donations.updated_at,
 };
@@ -155,6 +157,8 @@ function toDonation(
     eligible_bill_id: row.eligible_bill_id,
     processed_bill_id: row.processed_bill_id,
     adobe_sign_signingUrl: row.adobe_sign_signing_url,
+    paid_amount: row.paid_cents === null ? null : dollars(row.paid_cents),
+    paid_at: row.paid_at,
     // The list leaves them out (one more query per row); GET /api/donation/{id} reads them.
     notifications,
     created_at: row.created_at.toISOString(),
@@ -238,6 +242,8 @@ export async function donationFilterConditions(
     filters.push(
       sql`${donations.id} in (select id from (${expectedPayments([inArray(donations.organization_id, orgIds)], now)}) expected where month = ${expectedMonth})`,
     );
+  const paid = query['filters[paid]'];
+  if (paid) filters.push(paid === 'paid' ? isNotNull(donations.paid_cents) : isNull(donations.paid_cents));
   const group = query['filters[status_group]'];
   const all = group ? [...filters, inArray(donations.status_id, [...statusGroups[group].statuses])] : filters;
   return { base: filters, all, orgIds };
@@ -900,30 +906,49 @@ export async function confirmDonations(db: Db, userId: number, body: ConfirmRequ
     const conflict = billingConflict(body.status, rows);
     if (conflict) throw new HttpError(400, conflict);
     const changing = rows.filter((r) => r.status_id !== to);
-    if (changing.length === 0) return;
-    await tx
-      .update(donations)
-      .set({ status_id: to })
-      .where(
-        inArray(
-          donations.id,
-          changing.map((r) => r.id),
-        ),
-      );
-    await tx.insert(donationStatusHistory).values(
-      changing.map((r) => ({
-        donation_id: r.id,
-        from_status_id: r.status_id,
-        to_status_id: to,
-        user_id: userId,
-      })),
-    );
-    await webhookEvents.statusChanged(
-      tx,
-      changing.map((r) => r.id),
-    );
-    if (body.status === 'submitted') await countSubmitted(tx, changing, now);
-    if (body.status === 'refunded') await creditRefunds(tx, changing, now);
+    await moveMatches(tx, userId, changing, to, now);
   });
   return { message: donationMessages.confirmed, donation_ids: ids, status_id: to };
+}
+
+/** A match row as moveMatches reads it (locked by the caller). */
+export type MovableMatch = {
+  id: number;
+  organization_id: number;
+  status_id: number;
+  eligible_bill_id: number | null;
+  processed_bill_id: number | null;
+  refunded_bill_id: number | null;
+};
+
+/**
+ * Moves matches to a status as the dialog's actions do, inside the caller's transaction: the new
+ * status, one history row each (with the staff member and, when given, the reason), the webhook
+ * event, and the bill (Submitted counts on this month's bill, Refunded is credited, any other
+ * unchargeable status leaves an open bill). The verification queue and payouts use it too.
+ */
+export async function moveMatches(
+  tx: Tx,
+  userId: number,
+  rows: readonly MovableMatch[],
+  to: StatusId,
+  now: Date,
+  reason: string | null = null,
+) {
+  if (rows.length === 0) return;
+  const ids = rows.map((r) => r.id);
+  await tx.update(donations).set({ status_id: to }).where(inArray(donations.id, ids));
+  await tx.insert(donationStatusHistory).values(
+    rows.map((r) => ({
+      donation_id: r.id,
+      from_status_id: r.status_id,
+      to_status_id: to,
+      user_id: userId,
+      reason,
+    })),
+  );
+  await webhookEvents.statusChanged(tx, ids);
+  if (to === statusIdOf.submitted) await countSubmitted(tx, [...rows], now);
+  else if (to === statusIdOf.refunded) await creditRefunds(tx, [...rows], now);
+  else for (const row of rows) await releaseIfUnchargeable(tx, row, to);
 }

@@ -129,8 +129,15 @@ function spreadsheetRecords(bytes: Uint8Array): Array<{ line: number; cells: str
   return rows.map((row, i) => ({ line: first + i + 1, cells: row.map(cellText) }));
 }
 
-/** Reads the first sheet (or the CSV): header row, then at most 4000 data rows. */
-export function readTable(name: string, bytes: Uint8Array): ImportTable {
+/**
+ * Reads the first sheet (or the CSV): header row, then at most 4000 data rows (a payout report
+ * may hold more: `limit`).
+ */
+export function readTable(
+  name: string,
+  bytes: Uint8Array,
+  limit: { rows: number; message: string } = { rows: maxImportRows, message: importMessages.tooManyRows },
+): ImportTable {
   if (bytes.byteLength === 0) throw new HttpError(400, importMessages.empty);
   const kind = fileKind(name, bytes);
   const records = (kind === 'csv' ? csvRecords(bytes) : spreadsheetRecords(bytes)).filter((r) =>
@@ -143,7 +150,7 @@ export function readTable(name: string, bytes: Uint8Array): ImportTable {
   if (originalHeaders.filter((h) => h !== '').every((h) => /^[\d$.,/:\s-]+$/.test(h)))
     throw new HttpError(400, importMessages.noHeader);
   if (data.length === 0) throw new HttpError(400, importMessages.noRows);
-  if (data.length > maxImportRows) throw new HttpError(400, importMessages.tooManyRows);
+  if (data.length > limit.rows) throw new HttpError(400, limit.message);
   const headers = uniqueHeaders(originalHeaders);
   return {
     originalHeaders,

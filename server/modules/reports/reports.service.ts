@@ -1,5 +1,20 @@
 import * as XLSX from '@e965/xlsx';
-import { and, asc, desc, eq, gt, gte, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import * as z from 'zod/mini';
 import {
@@ -230,6 +245,16 @@ const columnSql: Record<
     sort: sql`lower(coalesce(${addresses.state}, ''))`,
     cell: text,
   },
+  'donations.paid_amount': {
+    select: donations.paid_cents,
+    sort: sql`coalesce(${donations.paid_cents}, -1)`,
+    cell: (v) => (v === null || v === undefined ? '' : money(Number(v))),
+  },
+  'donations.paid_at': {
+    select: donations.paid_at,
+    sort: sql`coalesce(${donations.paid_at}, '0001-01-01'::date)`,
+    cell: (v) => (v === null || v === undefined ? '' : String(v).slice(0, 10)),
+  },
 };
 
 function text(value: unknown): string {
@@ -264,6 +289,8 @@ export async function reportConditions(
   const f = report.filters as ReportFilters;
   const conditions: SQL[] = [inArray(donations.organization_id, orgIds)];
   if (!f.include_inert) conditions.push(eq(donations.inert, 0));
+  if (f.paid === 'paid') conditions.push(isNotNull(donations.paid_cents));
+  if (f.paid === 'unpaid') conditions.push(isNull(donations.paid_cents));
   if (f.date_from) conditions.push(gte(donations.donated_at, dayStart(f.date_from)));
   if (f.date_to)
     conditions.push(lt(donations.donated_at, new Date(dayStart(f.date_to).getTime() + 86_400_000)));

@@ -252,6 +252,30 @@ describe('report filters', () => {
     expect(await idsFor({ 'donations.amount': '300' }, 'full_org')).toEqual(['chapter']);
     expect(await idsFor({ 'donations.amount': '300' }, 'personal')).toEqual([]);
   });
+
+  it('filters on the payment received, and shows the paid amount and date', async () => {
+    await t.db
+      .update(donations)
+      .set({ paid_cents: 9_900, paid_at: '2025-07-01' })
+      .where(eq(donations.transaction_id, 'a100'));
+    expect(await idsFor({ paid: 'paid' })).toEqual(['a100']);
+    expect(await idsFor({ paid: 'unpaid' })).toEqual(['a200', 'a201', 'a50', 'a500']);
+    const saved = await save(
+      reportBody({
+        filters: { paid: 'paid' },
+        columns: {
+          'donations.transaction_id': 'Tx',
+          'donations.paid_amount': 'Paid',
+          'donations.paid_at': 'Paid on',
+        },
+      }),
+    );
+    expect(saved.status).toBe(200);
+    expect((await download(saved.json.report.id)).rows).toEqual([
+      ['Tx', 'Paid', 'Paid on'],
+      ['a100', '99.00', '2025-07-01'],
+    ]);
+  });
 });
 
 describe('report download', () => {

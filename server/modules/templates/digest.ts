@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
-import { statuses } from '../../../src/contract/statuses.ts';
+import { statuses, statusIdOf } from '../../../src/contract/statuses.ts';
 import { dayMs } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
 import { donations, notifees, organizations, scheduledJobs } from '../../db/schema.ts';
@@ -96,7 +96,10 @@ export function digestHandler(links: MailLinks): JobHandler {
           to,
           organizationName: org.name,
           items,
-          url: `${links.publicUrl}/portal/donations`,
+          // Matches to verify or sign are worked from the verification queue; holds from the list.
+          ...(counts.some((c) => c.status === statusIdOf.npoToVerify && c.n > 0)
+            ? { url: `${links.publicUrl}/portal/verification`, actionLabel: 'Open the verification queue' }
+            : { url: `${links.publicUrl}/portal/donations` }),
           supportEmail: links.supportEmail,
         }),
       );

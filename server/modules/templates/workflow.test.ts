@@ -257,7 +257,9 @@ describe('notification emails to the organization', () => {
     expect(first.map((m) => m.to).sort()).toEqual(['ops@hope.example', 'pat@hope.example']);
     expect(first[0]?.text).toContain('2 matches to verify or sign (NPO to Verify/Sign)');
     expect(first[0]?.text).toContain('1 match held for a missing company (Missing Company Hold)');
-    expect(first[0]?.text).toContain('http://portal.test/portal/donations');
+    // Matches to verify or sign: the digest opens the verification queue.
+    expect(first[0]?.text).toContain('http://portal.test/portal/verification');
+    expect(first[0]?.text).toContain('Open the verification queue');
     for (let day = 1; day < 7; day += 1) {
       clock.advance(dayMs);
       await s.runDue();

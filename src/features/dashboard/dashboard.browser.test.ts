@@ -87,11 +87,16 @@ describe('<twofold-dashboard> Matching Overview', () => {
       'Awaiting Submission$1,500.003 gifts, show these donations',
       'a tile',
     );
-    const link = root.querySelector('[data-group="npo_verify"] a')?.getAttribute('href');
+    const link = root.querySelector('[data-group="donor_contacted"] a')?.getAttribute('href');
     assertEqual(
       link,
-      `/portal/donations?status_group=npo_verify&dateFrom=${today.getFullYear()}-01-01&dateTo=${todayDay}`,
+      `/portal/donations?status_group=donor_contacted&dateFrom=${today.getFullYear()}-01-01&dateTo=${todayDay}`,
       'the tile links to the filtered list',
+    );
+    assertEqual(
+      root.querySelector('[data-group="npo_verify"] a')?.getAttribute('href'),
+      '/portal/verification',
+      'NPO to Verify opens the verification queue',
     );
     assert(
       byText(

@@ -86,6 +86,11 @@ function Figures({ data }: { data: InsightsResponse }) {
           color: chartColors.amber,
           values: months.map((m) => paid.get(m)?.expected ?? null),
         },
+        {
+          label: 'Received',
+          color: chartColors.violet,
+          values: months.map((m) => gift.get(m)?.received ?? null),
+        },
       ],
       links: months.map((m) => (gift.has(m) ? donationsLink(monthRange(m, range)) : undefined)),
     };
@@ -146,7 +151,8 @@ function Figures({ data }: { data: InsightsResponse }) {
         table={
           <table className="insights__table">
             <caption>
-              Estimated match by month: requested and submitted by month of gift, expected by month of payment
+              Estimated match by month: requested, submitted and received by month of gift, expected by month
+              of payment
             </caption>
             <thead>
               <tr>
@@ -160,12 +166,15 @@ function Figures({ data }: { data: InsightsResponse }) {
                 <th scope="col" className="numeric">
                   Expected payments
                 </th>
+                <th scope="col" className="numeric">
+                  Received
+                </th>
               </tr>
             </thead>
             <tbody>
               {trend.months.length === 0 ? (
                 <tr>
-                  <td colSpan={4}>No matches in these dates.</td>
+                  <td colSpan={5}>No matches in these dates.</td>
                 </tr>
               ) : (
                 trend.months.map((month) => {
@@ -192,6 +201,13 @@ function Figures({ data }: { data: InsightsResponse }) {
                           <a href={donationsLink({ ...range, expectedMonth: month })}>
                             {formatAmount(f.expected)}
                           </a>
+                        ) : (
+                          '—'
+                        )}
+                      </td>
+                      <td className="numeric">
+                        {m ? (
+                          <a href={`${donationsLink(r)}&paid=paid`}>{formatAmount(m.received ?? 0)}</a>
                         ) : (
                           '—'
                         )}

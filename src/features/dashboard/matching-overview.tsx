@@ -152,12 +152,19 @@ export function MatchingOverview({
             <li key={group} className="overview__tile" data-group={group}>
               <a
                 className="overview__tile-link"
-                href={donationsLink({ group, from: stats.from, to: stats.to })}
+                // NPO to Verify is worked from the verification queue (issue 13).
+                href={
+                  group === 'npo_verify'
+                    ? '/portal/verification'
+                    : donationsLink({ group, from: stats.from, to: stats.to })
+                }
               >
                 <span className="overview__tile-label">{statusGroups[group].label}</span>
                 <span className="overview__tile-sum">{formatAmount(stats[group].sum)}</span>
                 <span className="overview__tile-count">{plural(stats[group].count, 'gift')}</span>
-                <span className="visually-hidden">, show these donations</span>
+                <span className="visually-hidden">
+                  {group === 'npo_verify' ? ', open the verification queue' : ', show these donations'}
+                </span>
               </a>
             </li>
           ))}

@@ -44,6 +44,7 @@ describe('the donations list query', () => {
         organization: '',
         expectedMonth: '',
         campaign: '4',
+        paid: 'paid',
       },
       'npo_verify',
       { field: 'amount', ascending: true },
@@ -59,6 +60,7 @@ describe('the donations list query', () => {
       'filters[donor]': 'ann@x.org',
       'filters[minAmount]': '100.5',
       'filters[campaign]': '4',
+      'filters[paid]': 'paid',
       'filters[status_group]': 'npo_verify',
     });
   });
@@ -129,9 +131,13 @@ describe('a link into the donations list', () => {
         organization: '',
         expectedMonth: '',
         campaign: '',
+        paid: '',
       },
       group: 'npo_verify',
     });
+    // The dashboard's received figures open the paid matches.
+    expect(linkedFilters('?paid=paid').filters.paid).toBe('paid');
+    expect(linkedFilters('?paid=everything').filters.paid).toBe('');
     expect(linkedFilters('?status_group=everything&company=Acme').group).toBeNull();
     expect(linkedFilters('?company=Acme').filters.company).toBe('Acme');
     // A campaign link names its id; anything else is ignored.

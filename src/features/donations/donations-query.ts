@@ -4,6 +4,7 @@ import {
   type DonationSortField,
   defaultDonationSort,
   defaultDonationsPerPage,
+  paidFilters,
 } from '../../contract/donations.ts';
 import { type StatusGroup, statusGroupIds, statusGroups } from '../../contract/statuses.ts';
 import { formatGiftDay } from '../common.ts';
@@ -21,6 +22,8 @@ export interface DonationFilters {
   expectedMonth: string;
   /** Beyond the spec (issue 12): a campaign's id, '' for all. */
   campaign: string;
+  /** Beyond the spec: '' (any), 'paid' (payment received) or 'unpaid'. */
+  paid: string;
 }
 
 export const emptyFilters: DonationFilters = {
@@ -32,6 +35,7 @@ export const emptyFilters: DonationFilters = {
   organization: '',
   expectedMonth: '',
   campaign: '',
+  paid: '',
 };
 
 /** spec (part 1, section 3, Listing options): "The filters dateFrom and dateTo cover the last 90 days". */
@@ -102,6 +106,9 @@ export function linkedFilters(search: string): { filters: DonationFilters; group
       organization: /^[1-9]\d{0,9}$/.test(text('organization')) ? text('organization') : '',
       expectedMonth: monthPattern.test(text('expectedMonth')) ? text('expectedMonth') : '',
       campaign: /^\d{1,10}$/.test(text('campaign')) ? text('campaign') : '',
+      paid: (paidFilters as readonly string[]).includes(params.get('paid') ?? '')
+        ? (params.get('paid') ?? '')
+        : '',
     },
     group: (statusGroupIds as readonly string[]).includes(group ?? '') ? (group as StatusGroup) : null,
   };
@@ -147,6 +154,7 @@ export function listQuery(
   const amount = filters.minAmount.trim();
   if (amount && !problems.minAmount) query['filters[minAmount]'] = amount;
   if (/^\d{1,10}$/.test(filters.campaign)) query['filters[campaign]'] = filters.campaign;
+  if (filters.paid === 'paid' || filters.paid === 'unpaid') query['filters[paid]'] = filters.paid;
   if (statusGroup) query['filters[status_group]'] = statusGroup;
   if (filters.organization) query['filters[organization]'] = filters.organization;
   if (filters.expectedMonth) query['filters[expectedMonth]'] = filters.expectedMonth;

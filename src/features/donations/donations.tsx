@@ -326,6 +326,19 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
             }}
           />
         ) : null}
+        <SelectField
+          label="Payment"
+          value={draft.paid}
+          options={[
+            { value: '', label: 'Any' },
+            { value: 'paid', label: 'Received' },
+            { value: 'unpaid', label: 'Not received' },
+          ]}
+          onChange={(e) => {
+            const value = e.currentTarget.value;
+            setDraft((current) => ({ ...current, paid: value }));
+          }}
+        />
         <div className="donations__found-row">
           <p id={foundId} className="donations__found" aria-live="polite">
             {answered ? `${list.total} Found` : null}
@@ -405,7 +418,15 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
                   <td className="donations__numeric">{formatAmount(donation.amount)}</td>
                   <td>{donation.company?.name ?? donation.company_name ?? ''}</td>
                   <td>{donation.organization.name}</td>
-                  <td>{donation.status.name}</td>
+                  <td>
+                    {donation.status.name}
+                    {donation.paid_amount != null ? (
+                      <span className="donations__paid">
+                        Paid {formatAmount(donation.paid_amount)}
+                        {donation.paid_at ? ` on ${formatDonated(`${donation.paid_at}T12:00:00Z`)}` : ''}
+                      </span>
+                    ) : null}
+                  </td>
                 </tr>
               ))
             )}
@@ -467,6 +488,7 @@ function sameFilters(a: DonationFilters, b: DonationFilters): boolean {
     a.minAmount === b.minAmount &&
     a.organization === b.organization &&
     a.expectedMonth === b.expectedMonth &&
-    a.campaign === b.campaign
+    a.campaign === b.campaign &&
+    a.paid === b.paid
   );
 }

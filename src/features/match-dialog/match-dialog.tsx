@@ -401,6 +401,15 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
               <dd>{donation.campaign.name}</dd>
             </div>
           ) : null}
+          {donation.paid_amount != null ? (
+            <div>
+              <dt>Paid by the company</dt>
+              <dd>
+                {money.format(donation.paid_amount)}
+                {donation.paid_at ? ` on ${formatGiftDay(`${donation.paid_at}T12:00:00Z`)}` : ''}
+              </dd>
+            </div>
+          ) : null}
           <div>
             <dt>Organization</dt>
             <dd>{donation.organization.name}</dd>

@@ -65,6 +65,13 @@ describe('the report form', () => {
     expect([body.id, body.sort_field, body.ascending]).toEqual([7, 'donations.amount', false]);
   });
 
+  it('keeps the payment filter (received or not)', () => {
+    const draft = draftOf({ ...saved, filters: { ...saved.filters, paid: 'paid' } });
+    expect(draft.paid).toBe('paid');
+    expect(toBody(draft).filters?.paid).toBe('paid');
+    expect(toBody({ ...draft, paid: '' }).filters?.paid).toBeUndefined();
+  });
+
   it("copies as a new report named with the '(Copy)' suffix", () => {
     const copy = copyBody(saved);
     expect([copy.id, copy.name]).toEqual([0, 'Big gifts (Copy)']);
@@ -89,6 +96,7 @@ describe('choosing columns', () => {
       'statuses.name',
       'donations.amount',
     ]);
-    expect(columns).toHaveLength(12);
+    // The spec's twelve, and the paid amount and date.
+    expect(columns).toHaveLength(14);
   });
 });

@@ -22,6 +22,8 @@ export interface ReportDraft {
   columns: Array<{ id: ReportColumn; name: string; selected: boolean }>;
   filters: Record<FilterableColumn, string>;
   include_inert: boolean;
+  /** '' (any), 'paid' or 'unpaid'. */
+  paid: string;
   date_from: string;
   date_to: string;
   sort_field: ReportColumn;
@@ -40,6 +42,7 @@ export function newDraft(): ReportDraft {
     columns: reportColumnIds.map((id) => ({ id, name: reportColumns[id], selected: false })),
     filters: noFilters(),
     include_inert: false,
+    paid: '',
     date_from: anyDateFrom,
     date_to: anyDateTo,
     sort_field: defaultReportSort.field,
@@ -68,6 +71,7 @@ export function draftOf(report: Report): ReportDraft {
       string
     >,
     include_inert: f.include_inert === true,
+    paid: f.paid === 'paid' || f.paid === 'unpaid' ? f.paid : '',
     date_from: textOf(f.date_from) || anyDateFrom,
     date_to: textOf(f.date_to) || anyDateTo,
     sort_field: (reportColumnIds as string[]).includes(report.sort_field)
@@ -86,6 +90,7 @@ export function copyBody(report: Report): ReportWrite {
 /** The body to send. */
 export function toBody(draft: ReportDraft): ReportWrite {
   const filters: Record<string, unknown> = { include_inert: draft.include_inert };
+  if (draft.paid === 'paid' || draft.paid === 'unpaid') filters.paid = draft.paid;
   for (const [column, value] of Object.entries(draft.filters))
     if (value.trim()) filters[column] = value.trim();
   if (draft.date_from) filters.date_from = draft.date_from;

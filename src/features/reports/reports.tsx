@@ -29,6 +29,7 @@ import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { emit } from '../../ui/events.ts';
+import { SelectField } from '../../ui/field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import {
   copyBody,
@@ -354,6 +355,12 @@ function ReportDetails({
         </dd>
         <dt>External matches</dt>
         <dd>{report.filters.include_inert === true ? 'Included' : 'Left out'}</dd>
+        {report.filters.paid ? (
+          <>
+            <dt>Payment</dt>
+            <dd>{report.filters.paid === 'paid' ? 'Received' : 'Not received'}</dd>
+          </>
+        ) : null}
         <dt>Dates</dt>
         <dd>
           {reportDateLabel(report.filters.date_from as string | undefined, 'from')} to{' '}
@@ -587,6 +594,16 @@ function ReportForm({
           />
           Include external matches
         </label>
+        <SelectField
+          label="Payment"
+          value={draft.paid}
+          options={[
+            { value: '', label: 'Any' },
+            { value: 'paid', label: 'Received' },
+            { value: 'unpaid', label: 'Not received' },
+          ]}
+          onChange={(e) => set({ paid: e.currentTarget.value })}
+        />
       </fieldset>
       <div className="reports__sort">
         <div className="field">

@@ -70,6 +70,17 @@ export const icons = {
       <path d="M3 21h18M5 21V7l7-4 7 4v14M9 9h1M14 9h1M9 13h1M14 13h1M9 17h1M14 17h1" />
     </Icon>
   ),
+  verification: (
+    <Icon>
+      <path d="M9 11l3 3L22 4" />
+      <path d="M21 12v7a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h11" />
+    </Icon>
+  ),
+  payouts: (
+    <Icon>
+      <path d="M12 2v20M17 5H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6" />
+    </Icon>
+  ),
   billing: (
     <Icon>
       <rect x="2" y="5" width="20" height="14" rx="2" />

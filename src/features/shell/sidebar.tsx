@@ -23,6 +23,8 @@ export function menuEntries(companiesUrl: string | undefined): MenuEntry[] {
     { label: 'Dashboard', href: '/portal', icon: icons.dashboard },
     { label: 'Donations', href: '/portal/donations', icon: icons.donations },
     { label: 'Campaigns', href: '/portal/campaigns', icon: icons.campaigns },
+    { label: 'Verification', href: '/portal/verification', icon: icons.verification },
+    { label: 'Payouts', href: '/portal/payouts', icon: icons.payouts },
     // spec: "The sidebar entry Companies is an external link to the product's public open-company
     // page, opened in a new tab": Twofold's own public employer lookup at /companies, unless a host
     // names another page (companies-url).
