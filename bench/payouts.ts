@@ -10,7 +10,6 @@
  * estimated match, gift day), 10% drop the email and the day (some become ambiguous), 10% name
  * donors nobody has (unmatched). Nothing is written: the preview changes nothing.
  */
-import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { demoOrganizationNames } from '../server/db/seed.ts';
 import { assess, parseReport } from '../server/modules/payouts/payouts.service.ts';
