@@ -5,17 +5,13 @@ import { csvExportUrl, listDonations } from '../../api/donation-list.ts';
 import { can } from '../../contract/access.ts';
 import type { Donation, DonationCounts, DonationSortField } from '../../contract/donations.ts';
 import type { StatusGroup } from '../../contract/statuses.ts';
-import {
-  currentLevel,
-  currentOrganization,
-  organizationLoading,
-  startOrganization,
-} from '../../state/organization.ts';
-import { initSession, isSuperUser } from '../../state/session.ts';
+import { currentLevel } from '../../state/organization.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
-import { Spinner } from '../../ui/spinner.tsx';
+import { OrganizationPage } from '../../ui/organization-page.tsx';
+import { SkeletonRows } from '../../ui/skeleton.tsx';
+import { StatusBadge } from '../../ui/status-badge.tsx';
 import { ImportFlow } from '../import/import-flow.tsx';
 import { MatchDialog } from '../match-dialog/match-dialog.tsx';
 import {
@@ -24,6 +20,7 @@ import {
   defaultFilters,
   defaultSort,
   emptyFilters,
+  emptyTexts,
   filterDebounceMs,
   filterProblems,
   formatAmount,
@@ -43,45 +40,23 @@ import {
  */
 export function Donations() {
   useSignals();
-  // The portal starts the session and the organization; a page embedding only this element
-  // needs it to do so itself (both calls do nothing when already done).
-  useEffect(() => {
-    void initSession().then(() => startOrganization());
-  }, []);
-  const organization = currentOrganization.value;
   const level = currentLevel.value ?? 'none';
-
   return (
-    <section className="donations" aria-labelledby="donations-title">
-      <header className="donations__header" part="header">
-        <h1 id="donations-title" className="donations__title">
-          Donations
-        </h1>
-        {organization ? <p className="donations__organization">{organization.name}</p> : null}
-      </header>
-      {organization && !organization.complete ? (
-        <p className="donations__notice" role="note">
-          {organization.name}’s setup is not complete, so its new matches wait at ‘NPO Registration
-          Incomplete’, which no tile counts, and no donor is emailed yet. Finish the steps on the{' '}
-          <a href="/portal">Dashboard</a> and mark setup complete: they then move on to what each donor’s
-          company needs.
-        </p>
-      ) : null}
-      {organization ? (
-        <DonationsList
-          key={organization.id}
-          organizationId={organization.id}
-          canUpload={can(level, 'donations.change')}
-        />
-      ) : organizationLoading.value ? (
-        <Spinner label="Loading organization..." />
-      ) : (
-        <p className="muted">
-          You must select an organization to use this section.
-          {isSuperUser.value ? ' Search for an organization in the picker above.' : ''}
-        </p>
+    <OrganizationPage title="Donations" className="donations">
+      {(organization) => (
+        <>
+          {organization.complete ? null : (
+            <p className="donations__notice" role="note">
+              {organization.name}’s setup is not complete, so its new matches wait at ‘NPO Registration
+              Incomplete’, which no tile counts, and no donor is emailed yet. Finish the steps on the{' '}
+              <a href="/portal">Dashboard</a> and mark setup complete: they then move on to what each donor’s
+              company needs.
+            </p>
+          )}
+          <DonationsList organizationId={organization.id} canUpload={can(level, 'donations.change')} />
+        </>
       )}
-    </section>
+    </OrganizationPage>
   );
 }
 
@@ -342,15 +317,20 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
           </thead>
           <tbody>
             {loading ? (
-              <tr>
-                <td colSpan={columns.length} className="donations__message">
-                  Loading donations...
-                </td>
-              </tr>
+              <SkeletonRows label="Loading donations..." columns={columns.length} rows={5} />
             ) : list.donations.length === 0 ? (
               <tr>
                 <td colSpan={columns.length} className="donations__message">
-                  No donations found
+                  <div className="empty-state">
+                    <p className="empty-state__title">No donations found</p>
+                    <p className="empty-state__next">
+                      {hasFilters(filters) || statusGroup !== null
+                        ? emptyTexts.filtered
+                        : canUpload
+                          ? emptyTexts.upload
+                          : emptyTexts.none}
+                    </p>
+                  </div>
                 </td>
               </tr>
             ) : (
@@ -366,9 +346,15 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
                   <td className="donations__date">{formatDonated(donation.donated_at)}</td>
                   <td>{donation.donor?.name ?? donation.donor_name ?? ''}</td>
                   <td className="donations__numeric">{formatAmount(donation.amount)}</td>
-                  <td>{donation.company?.name ?? donation.company_name ?? ''}</td>
+                  <td>
+                    {donation.company?.name ?? donation.company_name ?? (
+                      <span className="placeholder">{emptyTexts.noCompany}</span>
+                    )}
+                  </td>
                   <td>{donation.organization.name}</td>
-                  <td>{donation.status.name}</td>
+                  <td>
+                    <StatusBadge status={donation.status_id} name={donation.status.name} />
+                  </td>
                 </tr>
               ))
             )}

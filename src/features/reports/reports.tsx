@@ -17,18 +17,13 @@ import {
   reportScopes,
   reportTexts,
 } from '../../contract/reports.ts';
-import {
-  currentLevel,
-  currentOrganization,
-  organizationLoading,
-  startOrganization,
-} from '../../state/organization.ts';
-import { initSession, isSuperUser } from '../../state/session.ts';
+import { currentLevel } from '../../state/organization.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { emit } from '../../ui/events.ts';
+import { OrganizationPage } from '../../ui/organization-page.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import {
   copyBody,
@@ -54,33 +49,15 @@ const filterLabels: Record<FilterableColumn, string> = {
 /** Reports (spec part 2, section 2, "/portal/reports"): 'My Reports' cards, a create/edit form and a details panel. */
 export function ReportBuilder() {
   useSignals();
-  useEffect(() => {
-    void initSession().then(() => startOrganization());
-  }, []);
-  const organization = currentOrganization.value;
   return (
-    <section className="reports" aria-labelledby="reports-title">
-      <header className="reports__header" part="header">
-        <h1 id="reports-title" className="reports__title">
-          Reports
-        </h1>
-        {organization ? <p className="reports__organization">{organization.name}</p> : null}
-      </header>
-      {organization ? (
+    <OrganizationPage title="Reports" className="reports">
+      {(organization) => (
         <ReportsScreen
-          key={organization.id}
           organizationId={organization.id}
           canChange={can(currentLevel.value ?? 'none', 'reports.change')}
         />
-      ) : organizationLoading.value ? (
-        <Spinner label="Loading organization..." />
-      ) : (
-        <p className="muted">
-          {reportTexts.noOrganization}
-          {isSuperUser.value ? ' Search for an organization in the picker above.' : ''}
-        </p>
       )}
-    </section>
+    </OrganizationPage>
   );
 }
 
