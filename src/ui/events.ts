@@ -17,6 +17,10 @@ export interface TwofoldEventDetails {
   'twofold-sidebar-toggle': { collapsed: boolean };
   /** A report download is about to open its link; preventDefault() to handle it yourself. */
   'twofold-request-download': { url: string; reportId: number };
+  /** The match dialog was closed by the user (Escape, the close button, Cancel, or after a delete). */
+  'twofold-match-closed': { id: number | null };
+  /** The match changed on the server (saved, silenced, status, deleted): a list showing it should reload. */
+  'twofold-match-changed': { id: number | null };
 }
 export type TwofoldEventName = keyof TwofoldEventDetails;
 export type TwofoldEvent<K extends TwofoldEventName> = CustomEvent<TwofoldEventDetails[K]>;
@@ -29,6 +33,8 @@ declare global {
     'twofold-organization-change': TwofoldEvent<'twofold-organization-change'>;
     'twofold-sidebar-toggle': TwofoldEvent<'twofold-sidebar-toggle'>;
     'twofold-request-download': TwofoldEvent<'twofold-request-download'>;
+    'twofold-match-closed': TwofoldEvent<'twofold-match-closed'>;
+    'twofold-match-changed': TwofoldEvent<'twofold-match-changed'>;
   }
 }
 

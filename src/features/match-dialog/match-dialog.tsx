@@ -23,9 +23,7 @@ import { Spinner } from '../../ui/spinner.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { formatGiftDay } from '../common.ts';
 import { CompanyField } from '../match-request/company-field.tsx';
-import partsCss from '../match-request/match-parts.css?inline';
 import { type BillingAction, billingQuestion, confirmStatusOf, matchActions, matchTexts } from './actions.ts';
-import matchDialogCss from './match-dialog.css?inline';
 import {
   type FormErrors,
   formFromDonation,
@@ -66,29 +64,11 @@ function firstOpenText(notification: Donation['notifications'][number]): string 
   return Date.parse(notification.created_at) < openTrackingSince ? 'Not tracked' : 'Not opened';
 }
 
-let sheet: CSSStyleSheet | null = null;
-
 function companyHint(name: string, companyId: number | null): string {
   if (companyId !== null) return 'Linked to the company catalogue.';
   return name.trim()
     ? 'Not linked to a company in the catalogue: type at least 3 characters to search.'
     : 'Type at least 3 characters to search the company catalogue.';
-}
-
-/**
- * The dialog brings its own styles into whichever shadow root it renders in (its own element's,
- * or the donations list's), so a host element need not know to adopt them.
- */
-function useMatchDialogStyles(root: ShadowRoot | null) {
-  useEffect(() => {
-    if (!root) return;
-    if (!sheet) {
-      sheet = new CSSStyleSheet();
-      sheet.replaceSync(matchDialogCss + partsCss);
-    }
-    if (!root.adoptedStyleSheets.includes(sheet))
-      root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-  }, [root]);
 }
 
 type Load = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'ready'; donation: Donation };
@@ -98,7 +78,6 @@ type Busy = 'save' | 'reprocess' | 'silence' | 'status' | 'delete' | 'packet' | 
 
 export function MatchDialog({ donationId, open, onClose, onChanged }: MatchDialogProps) {
   useSignals();
-  useMatchDialogStyles(useElement().root);
   const shown = open && donationId !== null;
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
   const [form, setForm] = useState<MatchForm | null>(null);
