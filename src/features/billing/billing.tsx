@@ -166,7 +166,7 @@ function CurrentPlanSummary({ organization, current }: { organization: Organizat
   else if (organization.is_premium === true && organization.plan)
     text = `Your organization is on a plan arranged with Twofold (${organization.plan}).`;
   else if (organization.is_premium === 'parent')
-    text = "Your organization is on its parent organization's plan.";
+    text = 'Your organization is on its parent organization’s plan.';
   else text = 'Your organization has not chosen a plan yet.';
   return (
     <p className="billing__summary">

@@ -17,7 +17,7 @@ export function ChaptersTable({ stats }: { stats: StatisticsResponse }) {
       <section className="chapters__scroll" aria-label="Chapters side by side" tabIndex={0}>
         <table className="chapters__table">
           <caption className="visually-hidden">
-            Each organization's gifts by status group, same dates as the overview
+            Each organization’s gifts by status group, same dates as the overview
           </caption>
           <thead>
             <tr>

@@ -142,7 +142,7 @@ export function Insights({ organizationId, from, to }: { organizationId: number;
           </tbody>
         </table>
         <p className="muted">
-          From the day each match was submitted and its company's usual time to pay (60 days when the company
+          From the day each match was submitted and its company’s usual time to pay (60 days when the company
           has not paid 3 matches yet).
         </p>
       </div>

@@ -339,6 +339,30 @@ describe('<twofold-donations>', () => {
     await waitFor(() => byText(root, emptyTexts.upload), 'with no filter: upload a file (write level)');
   });
 
+  it('dresses the date filters and the upload file input like the other fields', async () => {
+    mockApi(() => json(200, listResponse(1)));
+    const { root } = await donationsPage();
+    await waitFor(() => byText(root, 'Donor 1'), 'the rows');
+    const from = field(root, 'From');
+    const company = field(root, 'Company');
+    assertEqual(
+      getComputedStyle(from).height,
+      getComputedStyle(company).height,
+      'a date is as tall as a text field',
+    );
+    assertEqual(getComputedStyle(from).borderRadius, getComputedStyle(company).borderRadius, 'same corners');
+    button(root, 'Upload')?.click();
+    const file = await waitFor(
+      () => root.querySelector<HTMLInputElement>('input[type="file"]'),
+      'the upload dialog',
+    );
+    const chooser = getComputedStyle(file, '::file-selector-button');
+    assertEqual(chooser.backgroundColor, 'rgb(245, 247, 249)', 'the file button is our secondary button');
+    assertEqual(chooser.borderTopStyle, 'solid', 'with our border');
+    assertEqual(chooser.fontWeight, '600', 'and our weight');
+    assertEqual(getComputedStyle(file).borderTopLeftRadius, '8px', 'inside a field box');
+  });
+
   it('before the first answer it says Loading and claims no count', async () => {
     const pending: Array<() => void> = [];
     mockApi(

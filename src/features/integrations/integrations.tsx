@@ -73,7 +73,7 @@ export function Integrations({ view }: IntegrationsProps) {
           <article className="integrations__card" part="card" aria-labelledby="webhooks-card-title">
             <h2 id="webhooks-card-title">Webhooks</h2>
             <p>
-              Have your own systems told when a match's status changes, a donor opens an email, or a reminder
+              Have your own systems told when a match’s status changes, a donor opens an email, or a reminder
               goes out.
             </p>
             <div className="integrations__actions">
@@ -88,7 +88,7 @@ export function Integrations({ view }: IntegrationsProps) {
               Your fundraising platform can send each gift here as it happens: it posts the gift to
               <code> POST /api/v1/matches </code>
               with one of your API keys and an Idempotency-Key, and Twofold contacts the donor about their
-              employer's match.
+              employer’s match.
             </p>
             <div className="integrations__actions">
               <a
@@ -113,7 +113,7 @@ function WidgetCard() {
     <article className="integrations__card" part="card" aria-labelledby="widget-card-title">
       <h2 id="widget-card-title">Widget</h2>
       <p>
-        Put the match request form, the FAQ, the donor's edit page or the registration form on your own
+        Put the match request form, the FAQ, the donor’s edit page or the registration form on your own
         website: pick one, set it up, see it live and copy the snippet.
       </p>
       <div className="integrations__actions">

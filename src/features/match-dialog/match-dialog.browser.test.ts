@@ -87,8 +87,12 @@ describe('<twofold-match-dialog>', () => {
       !deepElements(root).some((e) => e instanceof HTMLInputElement && e.value === 'amply'),
       'hidden custom keys are not shown',
     );
-    assert(byText(root, 'Donor to E-Sign Form'), 'the status name');
-    assert(byText(root, 'Ineligible'), 'the billing status');
+    // The shared StatusBadge: coloured by the status group (5 is in NPO to Verify), billing beside it.
+    const status = byText(root, 'Donor to E-Sign Form');
+    assertEqual(status?.className, 'badge badge--warning', 'the status as its group badge');
+    assertEqual(status?.dataset.group, 'npo_verify', 'its group');
+    const billing = byText(root, 'Ineligible');
+    assertEqual(billing?.dataset.billing, 'ineligible', 'the billing status badge');
     assert(byText(root, 'Hope Harbor'), 'the organization, read-only');
     assert(root.activeElement && dialog.contains(root.activeElement), 'focus is in the dialog');
     const tabs = deepElements(root).filter((e) => e.getAttribute('role') === 'tab');

@@ -11,7 +11,6 @@ import {
   saveDonation,
 } from '../../api/donations.ts';
 import { type ConfirmStatus, type Donation, notificationLabel } from '../../contract/donations.ts';
-import { billingStatusLabels } from '../../contract/statuses.ts';
 import { currentLevel } from '../../state/organization.ts';
 import { toast } from '../../state/toasts.ts';
 import { Badge } from '../../ui/badge.tsx';
@@ -20,6 +19,7 @@ import { Dialog } from '../../ui/dialog.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { Field } from '../../ui/field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
+import { StatusBadge } from '../../ui/status-badge.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { formatGiftDay } from '../common.ts';
 import { CompanyField } from '../match-request/company-field.tsx';
@@ -359,14 +359,14 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
         <dl className="match__facts">
           <div>
             <dt>Status</dt>
-            <dd>{donation.status.name}</dd>
+            <dd>
+              <StatusBadge status={donation.status_id} name={donation.status.name} />
+            </dd>
           </div>
           <div>
             <dt>Billing</dt>
             <dd>
-              <Badge variant={donation.status.billing_status === 'ineligible' ? 'neutral' : 'success'}>
-                {billingStatusLabels[donation.status.billing_status]}
-              </Badge>
+              <StatusBadge billing={donation.status.billing_status} />
             </dd>
           </div>
           <div>

@@ -45,7 +45,7 @@ export const invitationTexts = {
   pending: 'Pending',
   pendingHint: 'Invited; joins when they accept the emailed invitation.',
   readOnly:
-    "This account also belongs to other organizations or is a super user's, so only its owner can change its name and email.",
+    'This account also belongs to other organizations or is a super user’s, so only its owner can change its name and email.',
 } as const;
 
 /** spec (section 6): "shown as badges (admin red, write blue, read green)". */

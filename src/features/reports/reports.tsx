@@ -439,7 +439,7 @@ function ReportForm({
         className="reports__columns"
         aria-describedby={problems?.columns ? `${id}-columns-error` : undefined}
       >
-        <legend>Columns (in the file's order)</legend>
+        <legend>Columns (in the file’s order)</legend>
         {problems?.columns ? (
           <p id={`${id}-columns-error`} className="field__error">
             {problems.columns}
