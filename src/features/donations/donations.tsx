@@ -344,15 +344,18 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
                   onKeyDown={(event) => onRowKey(event, donation.id)}
                 >
                   <td className="donations__date">{formatDonated(donation.donated_at)}</td>
-                  <td>{donation.donor?.name ?? donation.donor_name ?? ''}</td>
+                  {/* A cut name is whole on hover (title) and in the row's label. */}
+                  <td title={donation.donor?.name ?? donation.donor_name ?? undefined}>
+                    {donation.donor?.name ?? donation.donor_name ?? ''}
+                  </td>
                   <td className="donations__numeric">{formatAmount(donation.amount)}</td>
-                  <td>
+                  <td title={donation.company?.name ?? donation.company_name ?? undefined}>
                     {donation.company?.name ?? donation.company_name ?? (
                       <span className="placeholder">{emptyTexts.noCompany}</span>
                     )}
                   </td>
-                  <td>{donation.organization.name}</td>
-                  <td>
+                  <td title={donation.organization.name}>{donation.organization.name}</td>
+                  <td className="donations__status">
                     <StatusBadge status={donation.status_id} name={donation.status.name} />
                   </td>
                 </tr>
