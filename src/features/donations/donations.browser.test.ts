@@ -400,7 +400,7 @@ describe('<twofold-donations>', () => {
     );
     const { root } = await donationsPage();
     const row = await waitFor(
-      () => root.querySelectorAll<HTMLTableRowElement>('tbody tr')[1],
+      () => root.querySelectorAll<HTMLTableRowElement>('tbody tr.donations__row')[1],
       'the second row',
     );
     row.focus();
@@ -411,7 +411,7 @@ describe('<twofold-donations>', () => {
     );
   });
 
-  it('Download CSV asks for a token with the current filters and tile and opens the url in a new tab', async () => {
+  it('Download CSV asks for a token with the current filters, tile and sort, and opens the url in a new tab', async () => {
     const opened: string[] = [];
     window.open = ((url?: string | URL) => {
       opened.push(String(url));
@@ -427,6 +427,10 @@ describe('<twofold-donations>', () => {
     tile(root, 'Submitted').click();
     fill(field(root, 'Company'), 'Acme');
     await waitFor(() => param(listCalls(calls).at(-1), 'filters[company]') === 'Acme', 'the filter applied');
+    // Sorted by amount, smallest first: the file follows the table's order too.
+    column(root, 'Amount').sort.click();
+    column(root, 'Amount').sort.click();
+    await waitFor(() => param(listCalls(calls).at(-1), 'ascending') === 'true', 'the sort applied');
     button(root, 'Download CSV')?.click();
     await waitFor(() => opened.length === 1, 'a new tab');
     assertEqual(opened[0], `${location.origin}/api/donation/${orgId}/csv?token=abc`, 'the absolute url');
@@ -434,6 +438,8 @@ describe('<twofold-donations>', () => {
     assertEqual(param(tokenCall, 'filters[status_group]'), 'engaged_submitted', 'the tile');
     assertEqual(param(tokenCall, 'filters[company]'), 'Acme', 'the company filter');
     assertEqual(param(tokenCall, 'page'), null, 'every page');
+    assertEqual(param(tokenCall, 'sort_field'), 'amount', 'the sort column');
+    assertEqual(param(tokenCall, 'ascending'), 'true', 'the sort direction');
   });
 });
 
