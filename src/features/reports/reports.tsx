@@ -24,7 +24,7 @@ import { Dialog } from '../../ui/dialog.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { emit } from '../../ui/events.ts';
 import { OrganizationPage } from '../../ui/organization-page.tsx';
-import { Spinner } from '../../ui/spinner.tsx';
+import { Skeleton } from '../../ui/skeleton.tsx';
 import {
   copyBody,
   draftOf,
@@ -130,7 +130,7 @@ function ReportsScreen({ organizationId, canChange }: { organizationId: number; 
     }
   };
 
-  if (loading) return <Spinner label="Loading reports..." />;
+  if (loading) return <Skeleton label="Loading reports..." lines={4} />;
   if (mode.kind === 'edit')
     return (
       <ReportForm
