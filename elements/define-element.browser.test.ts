@@ -63,7 +63,7 @@ describe('the element runtime (built twofold-login)', () => {
     const email = input(root, 'Email');
     assert(email, 'the Email field exists');
     assert(getComputedStyle(email).borderTopWidth !== '5px', 'inputs keep their own border');
-    const title = byText(root, "Sign in to manage your organization's matching gifts.");
+    const title = byText(root, 'Sign in to manage your organization’s matching gifts.');
     assert(title, 'the intro text exists');
     const text = getComputedStyle(title);
     assert(text.color !== 'rgb(255, 0, 0)', `text colour is ours, got ${text.color}`);

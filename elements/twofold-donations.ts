@@ -1,6 +1,8 @@
 import donationsCss from '../src/features/donations/donations.css?inline';
 import { Donations } from '../src/features/donations/donations.tsx';
 import importCss from '../src/features/import/import.css?inline';
+import matchDialogCss from '../src/features/match-dialog/match-dialog.css?inline';
+import partsCss from '../src/features/match-request/match-parts.css?inline';
 import { defineElement } from './define-element.ts';
 
 /**
@@ -23,7 +25,8 @@ import { defineElement } from './define-element.ts';
  * @cssproperty --twofold-color-primary - The active tile and buttons.
  */
 export const TwofoldDonations = defineElement('twofold-donations', Donations, {
-  styles: [donationsCss, importCss],
+  // The match dialog renders inside this element's shadow root: its styles come along.
+  styles: [donationsCss, importCss, matchDialogCss, partsCss],
 });
 
 declare global {

@@ -1,8 +1,9 @@
+import matchDialogCss from '../src/features/match-dialog/match-dialog.css?inline';
 import {
   MatchDialogElement,
   type MatchDialogElementProps,
-  type MatchDialogEventDetails,
 } from '../src/features/match-dialog/match-dialog-element.tsx';
+import partsCss from '../src/features/match-request/match-parts.css?inline';
 import { defineElement } from './define-element.ts';
 
 /**
@@ -15,7 +16,8 @@ import { defineElement } from './define-element.ts';
  * @attr open - Present while the dialog is open (like `<dialog open>`); removed when the user closes it.
  * @attr api-base - The API's origin when it is not the page's own.
  *
- * @event twofold-match-closed - The dialog closed; `detail.id`.
+ * @event twofold-match-closed - The user closed the dialog (Escape, the close button, Cancel, or
+ * after a delete); `detail.id`. Removing `open` yourself closes it without this event.
  * @event twofold-match-changed - The match was saved, silenced, changed status or deleted; `detail.id`.
  *
  * @csspart base - The element's inner root.
@@ -27,8 +29,7 @@ import { defineElement } from './define-element.ts';
 export const TwofoldMatchDialog = defineElement<MatchDialogElementProps>(
   'twofold-match-dialog',
   MatchDialogElement,
-  // No styles here: the dialog adopts its own stylesheet wherever it renders (match-dialog.tsx).
-  { props: { donationId: 'number' } },
+  { props: { donationId: 'number' }, styles: [matchDialogCss, partsCss] },
 );
 
 // `open` mirrors its attribute, as on <dialog>: el.open = true opens the dialog.
@@ -48,9 +49,5 @@ if (!Object.hasOwn(TwofoldMatchDialog.prototype, 'open')) {
 declare global {
   interface HTMLElementTagNameMap {
     'twofold-match-dialog': HTMLElement & { donationId?: number; open: boolean; apiBase?: string };
-  }
-  interface GlobalEventHandlersEventMap {
-    'twofold-match-closed': CustomEvent<MatchDialogEventDetails['twofold-match-closed']>;
-    'twofold-match-changed': CustomEvent<MatchDialogEventDetails['twofold-match-changed']>;
   }
 }

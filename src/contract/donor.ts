@@ -20,6 +20,8 @@ export const donorFieldMessages = {
   emailRequired: 'Email is required',
   emailInvalid: 'Please enter a valid email address',
   companyRequired: 'Company is required',
+  nameTooLong: 'Donor name must be at most 200 characters',
+  companyTooLong: 'Company must be at most 200 characters',
   amountRequired: 'Amount is required',
   amountPositive: 'Amount must be more than $0',
   amountTooLarge: 'Amount must be at most $1,000,000',
@@ -131,7 +133,13 @@ export type DonorMatchResponse = z.infer<typeof DonorMatchResponse>;
 
 const personName = z
   .string(donorFieldMessages.nameRequired)
-  .check(z.trim(), z.minLength(1, donorFieldMessages.nameRequired), z.maxLength(200), noNul, wellFormed);
+  .check(
+    z.trim(),
+    z.minLength(1, donorFieldMessages.nameRequired),
+    z.maxLength(200, donorFieldMessages.nameTooLong),
+    noNul,
+    wellFormed,
+  );
 const personEmail = z
   .string(donorFieldMessages.emailRequired)
   .check(
@@ -142,7 +150,13 @@ const personEmail = z
   );
 const companyName = z
   .string(donorFieldMessages.companyRequired)
-  .check(z.trim(), z.minLength(1, donorFieldMessages.companyRequired), z.maxLength(200), noNul, wellFormed);
+  .check(
+    z.trim(),
+    z.minLength(1, donorFieldMessages.companyRequired),
+    z.maxLength(200, donorFieldMessages.companyTooLong),
+    noNul,
+    wellFormed,
+  );
 const companyId = z.nullable(dbId());
 
 /**

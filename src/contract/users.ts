@@ -56,7 +56,7 @@ export const invitationMessages = {
     'This invitation is invalid, has expired or was cancelled. Ask an admin of the organization to send a new one.',
   sharedUser:
     'This account also belongs to other organizations, so only its owner can change its name and email.',
-  superUser: "A super user's name and email can only be changed by a super user.",
+  superUser: 'A super user’s name and email can only be changed by a super user.',
 } as const;
 
 /** spec (part 1, section 3, Notifee): id, email. */

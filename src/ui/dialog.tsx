@@ -5,7 +5,10 @@ import { useElement } from './element-context.ts';
 
 export interface DialogProps {
   open: boolean;
-  /** Called when the user closes it (Escape, the close button). */
+  /**
+   * Called when the user closes it (Escape, the close button), and only then: a dialog closed
+   * because its owner set `open` to false does not call it back.
+   */
   onClose: () => void;
   title: string;
   description?: string;
@@ -27,6 +30,8 @@ function deepActiveElement(): HTMLElement | null {
 export function Dialog({ open, onClose, title, description, children }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const returnTo = useRef<HTMLElement | null>(null);
+  // Set while the owner closes it (open became false), so 'close' is not reported as the user's.
+  const closingForOwner = useRef(false);
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
   const { root } = useElement();
@@ -40,6 +45,7 @@ export function Dialog({ open, onClose, title, description, children }: DialogPr
       returnTo.current = deepActiveElement();
       dialog.showModal();
     } else if (!open && dialog.open) {
+      closingForOwner.current = true;
       dialog.close();
     }
   }, [open]);
@@ -50,7 +56,9 @@ export function Dialog({ open, onClose, title, description, children }: DialogPr
     const closed = () => {
       returnTo.current?.focus();
       returnTo.current = null;
-      onCloseRef.current();
+      const byOwner = closingForOwner.current;
+      closingForOwner.current = false;
+      if (!byOwner) onCloseRef.current();
     };
     dialog.addEventListener('close', closed);
     return () => dialog.removeEventListener('close', closed);

@@ -19,6 +19,10 @@ export interface TwofoldEventDetails {
   'twofold-request-download': { url: string; reportId: number };
   /** A company was chosen in the employer lookup; `<twofold-match-request>` on the page takes it. */
   'twofold-company-chosen': { companyId: number; name: string };
+  /** The match dialog was closed by the user (Escape, the close button, Cancel, or after a delete). */
+  'twofold-match-closed': { id: number | null };
+  /** The match changed on the server (saved, silenced, status, deleted): a list showing it should reload. */
+  'twofold-match-changed': { id: number | null };
 }
 export type TwofoldEventName = keyof TwofoldEventDetails;
 export type TwofoldEvent<K extends TwofoldEventName> = CustomEvent<TwofoldEventDetails[K]>;
@@ -32,6 +36,8 @@ declare global {
     'twofold-sidebar-toggle': TwofoldEvent<'twofold-sidebar-toggle'>;
     'twofold-request-download': TwofoldEvent<'twofold-request-download'>;
     'twofold-company-chosen': TwofoldEvent<'twofold-company-chosen'>;
+    'twofold-match-closed': TwofoldEvent<'twofold-match-closed'>;
+    'twofold-match-changed': TwofoldEvent<'twofold-match-changed'>;
   }
 }
 

@@ -173,7 +173,8 @@ const contains = (text: string) =>
     .toLowerCase()
     .replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
-const sortColumns: Record<DonationSortField, SQL | typeof donations.id> = {
+/** The list's sort expressions (the CSV export orders by the same ones). */
+export const sortColumns: Record<DonationSortField, SQL | typeof donations.id> = {
   donated_at: sql`${donations.donated_at}`,
   amount: sql`${donations.amount_cents}`,
   matched: sql`${donations.matched_cents}`,

@@ -170,7 +170,7 @@ describe('CSV export', () => {
     ]);
   });
 
-  it('reads every row across many batches, newest first, without repeating or skipping any', async () => {
+  it('reads every row across many batches in the list order (newest first, id breaking ties), without repeating or skipping any', async () => {
     await t.db.insert(donations).values(
       Array.from({ length: 45 }, (_, i) => ({
         organization_id: i % 3 === 0 ? org.chapter : org.parent,
@@ -182,7 +182,64 @@ describe('CSV export', () => {
     );
     const stream = exportDonationsCsv(t.db, org.parent, { 'filters[minAmount]': '2' }, { batchSize: 4 });
     const rows = records(await new Response(stream).text()).slice(1);
-    expect(rows.map((r) => r[1])).toEqual(Array.from({ length: 44 }, (_, i) => `batch-${44 - i}`));
+    // Inserted in order, so ids follow i: the newest day first, the higher i first within a day.
+    const expected = Array.from({ length: 44 }, (_, n) => n + 1).sort((a, b) => (b % 7) - (a % 7) || b - a);
+    expect(rows.map((r) => r[1])).toEqual(expected.map((i) => `batch-${i}`));
+  });
+
+  it("follows the table's sort in both directions across batches, NULL names and equal keys included, as the list orders them", async () => {
+    const names = ['delta', null, 'Alpha', 'charlie', null, 'alpha', 'Bravo', 'delta', null, 'echo'];
+    for (const [i, name] of names.entries()) {
+      const donorId = name === null ? null : await donor(org.parent, name, null);
+      await gift(i % 2 === 0 ? org.parent : org.chapter, {
+        transaction_id: `s-${i}`,
+        donor_id: donorId,
+        company_name: name === null ? null : `${name} co`,
+        // Gifts share a moment (equal keys), so the id must break the tie across batch edges.
+        donated_at: new Date(Date.UTC(2025, 2, 1 + (i % 4), 12, 0, 0, 123)),
+        amount_cents: 1_000 * ((i % 3) + 1),
+      });
+    }
+    for (const sort of [
+      'donor_name',
+      'company_name',
+      'donated_at',
+      'amount',
+      'organization_name',
+      'status_id',
+    ]) {
+      for (const ascending of ['true', 'false']) {
+        const query = `?sort_field=${sort}&ascending=${ascending}`;
+        const list = await call(
+          t.app,
+          'GET',
+          `/api/organization/${org.parent}/donation${query}&per_page=100`,
+          {
+            token: token.reader,
+          },
+        );
+        const listed = (list.json.donations as Array<{ transaction_id: string }>).map(
+          (d) => d.transaction_id,
+        );
+        expect(listed).toHaveLength(names.length);
+        // Small batches put batch edges inside runs of equal keys and of NULLs.
+        const stream = exportDonationsCsv(
+          t.db,
+          org.parent,
+          { sort_field: sort as 'donor_name', ascending: ascending as 'true' },
+          { batchSize: 3 },
+        );
+        const exported = records(await new Response(stream).text())
+          .slice(1)
+          .map((r) => r[1]);
+        expect({ query, exported }).toEqual({ query, exported: listed });
+        // And the link the portal opens carries the sort too.
+        const linked = records((await download(query)).text)
+          .slice(1)
+          .map((r) => r[1]);
+        expect({ query, linked }).toEqual({ query, linked: listed });
+      }
+    }
   });
 
   it('refuses an expired, forged or other-organization link, and a user who lost access since', async () => {

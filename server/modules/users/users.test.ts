@@ -284,7 +284,7 @@ describe('PUT /api/user/{id}', () => {
     });
     expect(superUser.status).toBe(403);
     expect(superUser.json).toEqual({
-      message: "A super user's name and email can only be changed by a super user.",
+      message: 'A super user’s name and email can only be changed by a super user.',
     });
 
     // A super user may; and anyone may change their own.

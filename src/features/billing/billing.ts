@@ -10,7 +10,7 @@ export const billingTexts = {
   adminsOnly:
     'Only admins of this organization can change its plan. Ask an admin of your organization if you need a different one.',
   parentCovered:
-    "This chapter is covered by its parent organization's plan. Choosing a plan here gives the chapter a plan of its own.",
+    'This chapter is covered by its parent organization’s plan. Choosing a plan here gives the chapter a plan of its own.',
   noMoney:
     'Plans pay for the Twofold portal itself. Twofold never handles donations or matching gifts: they go straight from donors and their employers to you.',
   stripeSetupLink: 'Set up card payments for your own donation pages',

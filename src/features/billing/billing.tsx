@@ -14,17 +14,14 @@ import {
 } from '../../contract/billing.ts';
 import { can, type Organization } from '../../contract/index.ts';
 import { navigate } from '../../state/navigation.ts';
-import {
-  currentLevel,
-  currentOrganization,
-  organizationLoading,
-  startOrganization,
-} from '../../state/organization.ts';
-import { initSession, isSuperUser } from '../../state/session.ts';
+import { currentLevel, startOrganization } from '../../state/organization.ts';
+import { initSession } from '../../state/session.ts';
 import { authToken } from '../../state/token.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
-import { Spinner } from '../../ui/spinner.tsx';
+import { OrganizationPage } from '../../ui/organization-page.tsx';
+import { Skeleton } from '../../ui/skeleton.tsx';
+import { StatusBadge } from '../../ui/status-badge.tsx';
 import { stripQueryParams } from '../common.ts';
 import { type BillingNotice, billingNotice, billingTexts, noticeParams } from './billing.ts';
 import { StripeSetup } from './stripe-setup.tsx';
@@ -43,30 +40,12 @@ export function Billing({ view }: BillingProps) {
   }, []);
   if (view === 'stripe-setup') return <StripeSetup />;
 
-  const organization = currentOrganization.value;
   return (
-    <section className="billing" aria-labelledby="billing-title">
-      <header className="billing__header" part="header">
-        <h1 id="billing-title" className="billing__title">
-          {billingTexts.heading}
-        </h1>
-        {organization ? <p className="billing__organization">{organization.name}</p> : null}
-      </header>
-      {organization ? (
-        <Plans
-          key={organization.id}
-          organization={organization}
-          isAdmin={can(currentLevel.value ?? 'none', 'billing.manage')}
-        />
-      ) : organizationLoading.value ? (
-        <Spinner label="Loading organization..." />
-      ) : (
-        <p className="muted">
-          {billingTexts.noOrganization}
-          {isSuperUser.value ? ' Search for an organization in the picker above.' : ''}
-        </p>
+    <OrganizationPage title={billingTexts.heading} className="billing">
+      {(organization) => (
+        <Plans organization={organization} isAdmin={can(currentLevel.value ?? 'none', 'billing.manage')} />
       )}
-    </section>
+    </OrganizationPage>
   );
 }
 
@@ -187,7 +166,7 @@ function CurrentPlanSummary({ organization, current }: { organization: Organizat
   else if (organization.is_premium === true && organization.plan)
     text = `Your organization is on a plan arranged with Twofold (${organization.plan}).`;
   else if (organization.is_premium === 'parent')
-    text = "Your organization is on its parent organization's plan.";
+    text = 'Your organization is on its parent organization’s plan.';
   else text = 'Your organization has not chosen a plan yet.';
   return (
     <p className="billing__summary">
@@ -236,7 +215,7 @@ function Bills({ organization }: { organization: Organization }) {
           {failure}
         </p>
       ) : bills === null ? (
-        <p className="muted">{billingTexts.billsLoading}</p>
+        <Skeleton label={billingTexts.billsLoading} lines={3} />
       ) : bills.length === 0 ? (
         <p className="muted">{billingTexts.noBills}</p>
       ) : (
@@ -274,9 +253,7 @@ function Bills({ organization }: { organization: Organization }) {
                   </td>
                   <td className="billing__numeric">{dollars.format(bill.amount)}</td>
                   <td>
-                    <Badge variant={bill.issued_at ? 'success' : 'info'}>
-                      {bill.issued_at ? 'Issued' : 'Open'}
-                    </Badge>
+                    <StatusBadge bill={bill.issued_at ? 'issued' : 'open'} />
                   </td>
                 </tr>
               ))}

@@ -23,7 +23,7 @@ export function StripeSetup() {
             <a href="https://dashboard.stripe.com/register" target="_blank" rel="noopener noreferrer">
               dashboard.stripe.com/register
             </a>{' '}
-            (opens in a new tab) with your organization's legal name and EIN, and add the bank account
+            (opens in a new tab) with your organization’s legal name and EIN, and add the bank account
             donations should be paid into. Stripe checks these details before it pays out.
           </p>
         </li>

@@ -117,7 +117,7 @@ export function Contact() {
       <header className="card__header">
         <p className="card__brand">Twofold</p>
         <h1 className="card__title">Contact Us</h1>
-        <p className="muted">Questions about Twofold or your organization's account? Send us a message.</p>
+        <p className="muted">Questions about Twofold or your organization’s account? Send us a message.</p>
       </header>
       <form ref={formRef} className="contact__form" noValidate onSubmit={submit} aria-label="Contact us">
         <div className="contact__row">

@@ -43,7 +43,7 @@ export function ChaptersTable({ stats }: { stats: StatisticsResponse }) {
         table={
           <table className="chapters__table">
             <caption className="visually-hidden">
-              Each organization's gifts by status group, same dates as the overview
+              Each organization’s gifts by status group, same dates as the overview
             </caption>
             <thead>
               <tr>

@@ -70,7 +70,12 @@ describe('<twofold-dashboard> Matching Overview', () => {
       return json(404, { message: 'Not found' });
     });
     const loading = await waitFor(() => byText(root, 'Loading statistics...'), 'the loading placeholder');
-    assertEqual(getComputedStyle(loading).minHeight, '254px', 'the placeholder height');
+    // A skeleton of grey bars, its spec text read to screen readers from inside it.
+    const skeleton = loading.closest<HTMLElement>('.skeleton');
+    assert(skeleton, 'the loading text sits in a skeleton');
+    assertEqual(skeleton.getAttribute('role'), 'status', 'announced');
+    assert(skeleton.querySelectorAll('.skeleton__bar').length > 0, 'with placeholder bars');
+    assertEqual(getComputedStyle(skeleton).minHeight, '254px', 'the placeholder height');
     release();
     await waitFor(() => root.querySelector('[data-group="engaged_submitted"]'), 'the tiles');
     const [first] = statCalls(calls);

@@ -1,15 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { can } from '../../contract/access.ts';
 import type { StatisticsResponse } from '../../contract/dashboard.ts';
-import {
-  currentLevel,
-  currentOrganization,
-  organizationLoading,
-  startOrganization,
-} from '../../state/organization.ts';
-import { initSession, isSuperUser } from '../../state/session.ts';
-import { Spinner } from '../../ui/spinner.tsx';
+import { currentLevel } from '../../state/organization.ts';
+import { isSuperUser } from '../../state/session.ts';
+import { OrganizationPage } from '../../ui/organization-page.tsx';
 import { SetupCard, WelcomeCard } from '../setup/setup-card.tsx';
 import { ChaptersTable } from './chapters-table.tsx';
 import { FeatureRequests } from './feature-requests.tsx';
@@ -23,45 +18,31 @@ import { UnseenSummary } from './unseen-summary.tsx';
  */
 export function Dashboard() {
   useSignals();
-  // A page embedding only this element starts the session and organization itself (no-ops in the portal).
-  useEffect(() => {
-    void initSession().then(() => startOrganization());
-  }, []);
-  const organization = currentOrganization.value;
+  const level = currentLevel.value ?? 'none';
   return (
-    <section className="dashboard" aria-labelledby="dashboard-title">
-      <header className="dashboard__header" part="header">
-        <h1 id="dashboard-title" className="dashboard__title">
-          Dashboard
-        </h1>
-        {organization ? (
-          <p className="dashboard__organization">{organization.name}</p>
-        ) : organizationLoading.value ? (
-          <Spinner label="Loading organization..." />
-        ) : (
-          <p className="muted">
-            No organization selected.{' '}
-            {isSuperUser.value
-              ? 'Search for an organization to work on it.'
-              : 'You do not have access to an organization yet. Ask an administrator of your organization to add you.'}
-          </p>
-        )}
-      </header>
-      <SetupCard
-        organization={organization}
-        loading={organizationLoading.value}
-        level={currentLevel.value ?? 'none'}
-      />
-      <WelcomeCard organization={organization} />
-      {organization ? <Overview key={organization.id} organizationId={organization.id} /> : null}
-      {organization ? (
-        <FeatureRequests
-          key={`features-${organization.id}`}
-          organization={organization}
-          canSubmit={can(currentLevel.value ?? 'none', 'organization.update')}
-        />
-      ) : null}
-    </section>
+    <OrganizationPage
+      title="Dashboard"
+      className="dashboard"
+      // spec: "While the organization loads, the card shows 'Loading...'."
+      loading={<SetupCard organization={null} loading level={level} />}
+      noOrganization={
+        <p className="muted">
+          No organization selected.{' '}
+          {isSuperUser.value
+            ? 'Search for an organization to work on it.'
+            : 'You do not have access to an organization yet. Ask an administrator of your organization to add you.'}
+        </p>
+      }
+    >
+      {(organization) => (
+        <>
+          <SetupCard organization={organization} loading={false} level={level} />
+          <WelcomeCard organization={organization} />
+          <Overview organizationId={organization.id} />
+          <FeatureRequests organization={organization} canSubmit={can(level, 'organization.update')} />
+        </>
+      )}
+    </OrganizationPage>
   );
 }
 

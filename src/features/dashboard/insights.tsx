@@ -263,7 +263,7 @@ function Figures({ data }: { data: InsightsResponse }) {
         }
       />
       <p className="muted insights__note">
-        Expected payments: from the day each match was submitted and its company's usual time to pay (60 days
+        Expected payments: from the day each match was submitted and its company’s usual time to pay (60 days
         when the company has not paid 3 matches yet).
       </p>
       <Chart

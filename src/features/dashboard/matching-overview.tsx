@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { fetchStatistics } from '../../api/dashboard.ts';
 import { dashboardTexts, type StatisticsResponse } from '../../contract/dashboard.ts';
 import { statusGroupIds, statusGroups } from '../../contract/statuses.ts';
+import { Skeleton } from '../../ui/skeleton.tsx';
 import { formatAmount } from '../donations/donations-query.ts';
 import {
   chooseDay,
@@ -142,9 +143,12 @@ export function MatchingOverview({
       <p className="overview__range" aria-live="polite">
         {displayDay(range.from)} – {displayDay(range.to)}
       </p>
-      {loading || !stats ? (
+      {loading ? (
+        // spec: "It shows 'Loading statistics...' while fetching (placeholder height 254px)."
+        <Skeleton label={dashboardTexts.loadingStatistics} lines={6} minHeight={254} />
+      ) : !stats ? (
         <div className="overview__loading" role="status" style={{ minHeight: 254 }}>
-          {loading ? dashboardTexts.loadingStatistics : 'Statistics are not available right now.'}
+          Statistics are not available right now.
         </div>
       ) : (
         <ul className="overview__tiles" part="tiles">

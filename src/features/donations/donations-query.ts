@@ -186,3 +186,13 @@ export function nextSort(current: DonationSort, field: DonationSortField): Donat
   const descendingFirst = field === 'donated_at' || field === 'amount' || field === 'created_at';
   return { field, ascending: !descendingFirst };
 }
+
+/** What an empty list means and what to do next; the company cell of a match without one. */
+export const emptyTexts = {
+  filtered:
+    'Nothing matches these filters and dates. Widen the dates or choose Clear filters to see every match.',
+  upload:
+    'Matches appear here as donors request them on your matching page, or upload a CSV or Excel file of your gifts.',
+  none: 'Matches appear here as donors request them on your matching page.',
+  noCompany: 'No company',
+} as const;

@@ -13,8 +13,10 @@ import {
   waitFor,
 } from '../../../elements/browser-test-support.ts';
 import { importMessages } from '../../contract/donation-import.ts';
+import { emptyTexts } from './donations-query.ts';
 import {
   type Call,
+  donation,
   importTest,
   json,
   listCalls,
@@ -259,6 +261,108 @@ describe('<twofold-donations>', () => {
     assert(!staleShown, 'the stale count never showed');
   });
 
+  it('shows each status as a badge coloured by its status group and a match without a company as a muted "No company"', async () => {
+    const rows = [
+      donation(1, {
+        status: { id: 2, name: 'Match Request Under Review', billing_status: 'ineligible' },
+        status_id: 2,
+      }),
+      donation(2, {
+        status: { id: 3, name: 'NPO to Verify/Sign', billing_status: 'eligible' },
+        status_id: 3,
+      }),
+      donation(3, { status: { id: 4, name: 'Submitted', billing_status: 'eligible' }, status_id: 4 }),
+      donation(4, {
+        status: { id: 20, name: 'Donor No Response', billing_status: 'ineligible' },
+        status_id: 20,
+      }),
+      donation(5, {
+        status: { id: 23, name: 'Missing Company Hold', billing_status: 'ineligible' },
+        status_id: 23,
+        company_name: null,
+      }),
+    ];
+    mockApi(() => json(200, { ...listResponse(5, 0), donations: rows }));
+    const { root, el } = await donationsPage();
+    await waitFor(() => byText(root, 'Donor 5'), 'the rows');
+    const badges = [...root.querySelectorAll<HTMLElement>('tbody td .badge')];
+    assertEqual(
+      badges.map((b) => `${b.textContent}:${b.dataset.group}:${b.className}`).join(' | '),
+      [
+        'Match Request Under Review:donor_contacted:badge badge--info',
+        'NPO to Verify/Sign:npo_verify:badge badge--warning',
+        'Submitted:engaged_submitted:badge badge--success',
+        'Donor No Response:no_response:badge badge--danger',
+        'Missing Company Hold:none:badge badge--neutral',
+      ].join(' | '),
+      'one badge per row, coloured by group',
+    );
+    const colours = new Set(badges.map((b) => getComputedStyle(b).backgroundColor));
+    assertEqual(colours.size, 5, 'five groups, five colours');
+    const noCompany = byText(root, 'No company');
+    assert(noCompany?.classList.contains('placeholder'), 'the empty company is said in words');
+    assert(noCompany, 'the placeholder');
+    assertEqual(getComputedStyle(noCompany).color, 'rgb(91, 102, 117)', 'in the muted colour');
+    // One row height: a long name is cut, not wrapped.
+    const heights = new Set(
+      [...root.querySelectorAll('tbody tr')].map((r) => r.getBoundingClientRect().height),
+    );
+    assertEqual(heights.size, 1, 'every row is as tall as the others');
+    const violations = await axeViolations(el);
+    assertEqual(violations.join('\n'), '', 'axe violations');
+  });
+
+  it('keeps one row height when a name is too long for its column', async () => {
+    const long = 'Bartholomew Fitzgerald-Montgomery of the Very Long Family Name Society';
+    mockApi(() =>
+      json(200, {
+        ...listResponse(2, 0),
+        donations: [
+          donation(1),
+          donation(2, { donor_name: long, donor: { id: 9, name: long, email: null } }),
+        ],
+      }),
+    );
+    const { root } = await donationsPage();
+    await waitFor(() => byText(root, long), 'the long name');
+    const [a, b] = [...root.querySelectorAll('tbody tr')].map((r) => r.getBoundingClientRect().height);
+    assertEqual(a, b, 'the long name does not make its row taller');
+  });
+
+  it('an empty list says what to do next: clear the filters, or where matches come from', async () => {
+    mockApi(() => json(200, listResponse(0)));
+    const { root } = await donationsPage();
+    await waitFor(() => byText(root, 'No donations found'), 'the empty state');
+    // The list opens on the last 90 days, a filter: widening it is the next step.
+    assert(byText(root, emptyTexts.filtered), 'the filtered empty state');
+    button(root, 'Clear filters')?.click();
+    await waitFor(() => byText(root, emptyTexts.upload), 'with no filter: upload a file (write level)');
+  });
+
+  it('dresses the date filters and the upload file input like the other fields', async () => {
+    mockApi(() => json(200, listResponse(1)));
+    const { root } = await donationsPage();
+    await waitFor(() => byText(root, 'Donor 1'), 'the rows');
+    const from = field(root, 'From');
+    const company = field(root, 'Company');
+    assertEqual(
+      getComputedStyle(from).height,
+      getComputedStyle(company).height,
+      'a date is as tall as a text field',
+    );
+    assertEqual(getComputedStyle(from).borderRadius, getComputedStyle(company).borderRadius, 'same corners');
+    button(root, 'Upload')?.click();
+    const file = await waitFor(
+      () => root.querySelector<HTMLInputElement>('input[type="file"]'),
+      'the upload dialog',
+    );
+    const chooser = getComputedStyle(file, '::file-selector-button');
+    assertEqual(chooser.backgroundColor, 'rgb(245, 247, 249)', 'the file button is our secondary button');
+    assertEqual(chooser.borderTopStyle, 'solid', 'with our border');
+    assertEqual(chooser.fontWeight, '600', 'and our weight');
+    assertEqual(getComputedStyle(file).borderTopLeftRadius, '8px', 'inside a field box');
+  });
+
   it('before the first answer it says Loading and claims no count', async () => {
     const pending: Array<() => void> = [];
     mockApi((call) =>
@@ -271,7 +375,12 @@ describe('<twofold-donations>', () => {
     );
     const { root } = await donationsPage();
     await waitFor(() => pending.length === 1, 'the first request');
-    await waitFor(() => byText(root, 'Loading donations...'), 'the loading row');
+    const loading = await waitFor(() => byText(root, 'Loading donations...'), 'the loading row');
+    // Skeleton rows of grey bars as tall as real ones; the spec's text is read from inside them.
+    assertEqual(loading.getAttribute('role'), 'status', 'announced');
+    assert(loading.classList.contains('visually-hidden'), 'heard, not shown');
+    assertEqual(root.querySelectorAll('tbody tr.skeleton-row').length, 5, 'placeholder rows');
+    assert(root.querySelectorAll('tbody .skeleton__bar').length >= 5, 'with bars');
     assert(!byText(root, '0 Found'), 'no count before the answer');
     pending[0]?.();
     await waitFor(() => byText(root, '4 Found'), 'the count');
@@ -293,7 +402,7 @@ describe('<twofold-donations>', () => {
     );
     const { root } = await donationsPage();
     const row = await waitFor(
-      () => root.querySelectorAll<HTMLTableRowElement>('tbody tr')[1],
+      () => root.querySelectorAll<HTMLTableRowElement>('tbody tr.donations__row')[1],
       'the second row',
     );
     row.focus();
@@ -304,7 +413,7 @@ describe('<twofold-donations>', () => {
     );
   });
 
-  it('Download CSV asks for a token with the current filters and tile and opens the url in a new tab', async () => {
+  it('Download CSV asks for a token with the current filters, tile and sort, and opens the url in a new tab', async () => {
     const opened: string[] = [];
     window.open = ((url?: string | URL) => {
       opened.push(String(url));
@@ -320,6 +429,10 @@ describe('<twofold-donations>', () => {
     tile(root, 'Submitted').click();
     fill(field(root, 'Company'), 'Acme');
     await waitFor(() => param(listCalls(calls).at(-1), 'filters[company]') === 'Acme', 'the filter applied');
+    // Sorted by amount, smallest first: the file follows the table's order too.
+    column(root, 'Amount').sort.click();
+    column(root, 'Amount').sort.click();
+    await waitFor(() => param(listCalls(calls).at(-1), 'ascending') === 'true', 'the sort applied');
     button(root, 'Download CSV')?.click();
     await waitFor(() => opened.length === 1, 'a new tab');
     assertEqual(opened[0], `${location.origin}/api/donation/${orgId}/csv?token=abc`, 'the absolute url');
@@ -327,6 +440,8 @@ describe('<twofold-donations>', () => {
     assertEqual(param(tokenCall, 'filters[status_group]'), 'engaged_submitted', 'the tile');
     assertEqual(param(tokenCall, 'filters[company]'), 'Acme', 'the company filter');
     assertEqual(param(tokenCall, 'page'), null, 'every page');
+    assertEqual(param(tokenCall, 'sort_field'), 'amount', 'the sort column');
+    assertEqual(param(tokenCall, 'ascending'), 'true', 'the sort direction');
   });
 });
 

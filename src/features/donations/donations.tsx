@@ -7,18 +7,13 @@ import { csvExportUrl, listDonations } from '../../api/donation-list.ts';
 import { can } from '../../contract/access.ts';
 import type { Donation, DonationCounts, DonationSortField } from '../../contract/donations.ts';
 import type { StatusGroup } from '../../contract/statuses.ts';
-import {
-  currentLevel,
-  currentOrganization,
-  knownOrganizations,
-  organizationLoading,
-  startOrganization,
-} from '../../state/organization.ts';
-import { initSession, isSuperUser } from '../../state/session.ts';
+import { currentLevel, knownOrganizations } from '../../state/organization.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
-import { Spinner } from '../../ui/spinner.tsx';
+import { OrganizationPage } from '../../ui/organization-page.tsx';
+import { SkeletonRows } from '../../ui/skeleton.tsx';
+import { StatusBadge } from '../../ui/status-badge.tsx';
 import { ImportFlow } from '../import/import-flow.tsx';
 import { MatchDialog } from '../match-dialog/match-dialog.tsx';
 import {
@@ -27,6 +22,7 @@ import {
   defaultFilters,
   defaultSort,
   emptyFilters,
+  emptyTexts,
   filterDebounceMs,
   filterProblems,
   formatAmount,
@@ -46,45 +42,23 @@ import {
  */
 export function Donations() {
   useSignals();
-  // The portal starts the session and the organization; a page embedding only this element
-  // needs it to do so itself (both calls do nothing when already done).
-  useEffect(() => {
-    void initSession().then(() => startOrganization());
-  }, []);
-  const organization = currentOrganization.value;
   const level = currentLevel.value ?? 'none';
-
   return (
-    <section className="donations" aria-labelledby="donations-title">
-      <header className="donations__header" part="header">
-        <h1 id="donations-title" className="donations__title">
-          Donations
-        </h1>
-        {organization ? <p className="donations__organization">{organization.name}</p> : null}
-      </header>
-      {organization && !organization.complete ? (
-        <p className="donations__notice" role="note">
-          {organization.name}’s setup is not complete, so its new matches wait at ‘NPO Registration
-          Incomplete’, which no tile counts, and no donor is emailed yet. Finish the steps on the{' '}
-          <a href="/portal">Dashboard</a> and mark setup complete: they then move on to what each donor’s
-          company needs.
-        </p>
-      ) : null}
-      {organization ? (
-        <DonationsList
-          key={organization.id}
-          organizationId={organization.id}
-          canUpload={can(level, 'donations.change')}
-        />
-      ) : organizationLoading.value ? (
-        <Spinner label="Loading organization..." />
-      ) : (
-        <p className="muted">
-          You must select an organization to use this section.
-          {isSuperUser.value ? ' Search for an organization in the picker above.' : ''}
-        </p>
+    <OrganizationPage title="Donations" className="donations">
+      {(organization) => (
+        <>
+          {organization.complete ? null : (
+            <p className="donations__notice" role="note">
+              {organization.name}’s setup is not complete, so its new matches wait at ‘NPO Registration
+              Incomplete’, which no tile counts, and no donor is emailed yet. Finish the steps on the{' '}
+              <a href="/portal">Dashboard</a> and mark setup complete: they then move on to what each donor’s
+              company needs.
+            </p>
+          )}
+          <DonationsList organizationId={organization.id} canUpload={can(level, 'donations.change')} />
+        </>
       )}
-    </section>
+    </OrganizationPage>
   );
 }
 
@@ -392,15 +366,20 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
           </thead>
           <tbody>
             {loading ? (
-              <tr>
-                <td colSpan={columns.length} className="donations__message">
-                  Loading donations...
-                </td>
-              </tr>
+              <SkeletonRows label="Loading donations..." columns={columns.length} rows={5} />
             ) : list.donations.length === 0 ? (
               <tr>
                 <td colSpan={columns.length} className="donations__message">
-                  No donations found
+                  <div className="empty-state">
+                    <p className="empty-state__title">No donations found</p>
+                    <p className="empty-state__next">
+                      {hasFilters(filters) || statusGroup !== null
+                        ? emptyTexts.filtered
+                        : canUpload
+                          ? emptyTexts.upload
+                          : emptyTexts.none}
+                    </p>
+                  </div>
                 </td>
               </tr>
             ) : (
@@ -414,12 +393,19 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
                   onKeyDown={(event) => onRowKey(event, donation.id)}
                 >
                   <td className="donations__date">{formatDonated(donation.donated_at)}</td>
-                  <td>{donation.donor?.name ?? donation.donor_name ?? ''}</td>
+                  {/* A cut name is whole on hover (title) and in the row's label. */}
+                  <td title={donation.donor?.name ?? donation.donor_name ?? undefined}>
+                    {donation.donor?.name ?? donation.donor_name ?? ''}
+                  </td>
                   <td className="donations__numeric">{formatAmount(donation.amount)}</td>
-                  <td>{donation.company?.name ?? donation.company_name ?? ''}</td>
-                  <td>{donation.organization.name}</td>
-                  <td>
-                    {donation.status.name}
+                  <td title={donation.company?.name ?? donation.company_name ?? undefined}>
+                    {donation.company?.name ?? donation.company_name ?? (
+                      <span className="placeholder">{emptyTexts.noCompany}</span>
+                    )}
+                  </td>
+                  <td title={donation.organization.name}>{donation.organization.name}</td>
+                  <td className="donations__status">
+                    <StatusBadge status={donation.status_id} name={donation.status.name} />
                     {donation.paid_amount != null ? (
                       <span className="donations__paid">
                         Paid {formatAmount(donation.paid_amount)}

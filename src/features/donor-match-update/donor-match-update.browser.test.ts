@@ -12,6 +12,7 @@ import {
   setValue,
   waitFor,
 } from '../../../elements/browser-test-support.ts';
+import { donorFieldMessages } from '../../contract/donor.ts';
 
 const realFetch = window.fetch;
 const sessionKey = 'twofold_donor_session';
@@ -100,6 +101,19 @@ describe('<twofold-donor-match-update>', () => {
     button(root(el), 'Save Changes')?.click();
     await waitFor(() => shows(root(el), 'Please fill in all required fields.'), 'the required message');
     assertEqual(root(el).activeElement, control(root(el), 'Your name *'), 'focus on the empty field');
+  });
+
+  it('checks with the DonorMatchUpdate schema: a name the server would refuse (over 200 characters) is named and not sent', async () => {
+    sessionStorage.setItem(sessionKey, 'donor-jwt');
+    const calls = server();
+    const el = await mount('twofold-donor-match-update', { 'match-id': '12' });
+    await waitFor(() => control(root(el), 'Your name *').value, 'the form');
+    setValue(control(root(el), 'Your name *'), 'M'.repeat(201));
+    button(root(el), 'Save Changes')?.click();
+    await waitFor(() => shows(root(el), donorFieldMessages.nameTooLong), "the schema's message");
+    assert(!shows(root(el), 'Please fill in all required fields.'), 'nothing is missing');
+    assertEqual(root(el).activeElement, control(root(el), 'Your name *'), 'focus on the field');
+    assertEqual(calls.filter((c) => c.method === 'PUT').length, 0, 'nothing sent');
   });
 
   it('saves name and company with the fixed amount, then shows the status and next steps', async () => {

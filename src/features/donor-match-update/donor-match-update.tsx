@@ -9,7 +9,7 @@ import {
 } from '../../api/donor.ts';
 import { requestDonorLink } from '../../api/donor-link.ts';
 import { email as emailSchema } from '../../contract/auth.ts';
-import { type DonorMatch, donorFieldMessages, donorTexts } from '../../contract/donor.ts';
+import { type DonorMatch, donorFieldMessages } from '../../contract/donor.ts';
 import { Button } from '../../ui/button.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { emit, type TwofoldEvent } from '../../ui/events.ts';
@@ -18,6 +18,7 @@ import { Spinner } from '../../ui/spinner.tsx';
 import { queryParam, stripQueryParams } from '../common.ts';
 import { type CompanyChoice, CompanyField } from '../match-request/company-field.tsx';
 import { displayDate, money, NextSteps } from '../match-request/next-steps.tsx';
+import { checkDonorForm, type DonorFormField } from './donor-form.ts';
 
 /** What the host page hears after the donor saved their match. */
 export interface MatchUpdatedDetail {
@@ -304,7 +305,7 @@ function EditForm({
   const { host } = useElement();
   const [saved, setSaved] = useState<DonorMatch>(match);
   const [values, setValues] = useState<Values>(() => valuesOf(match));
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Partial<Record<DonorFormField, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -322,32 +323,16 @@ function EditForm({
     if (saving) return;
     setSuccess(null);
     setFormError(null);
-    const missing: Record<string, string> = {};
-    if (!values.name.trim()) missing.name = donorFieldMessages.nameRequired;
-    if (!values.email.trim()) missing.email = donorFieldMessages.emailRequired;
-    else if (!emailSchema.safeParse(values.email.trim()).success)
-      missing.email = donorFieldMessages.emailInvalid;
-    if (!values.company.company_name.trim()) missing.company = donorFieldMessages.companyRequired;
-    if (Object.keys(missing).length) {
-      // spec (section 5): "donor name, email, company and amount required, else 'Please fill in all required fields.'"
-      const onlyFormat = !missing.name && !missing.company && values.email.trim() !== '';
-      setFormError(onlyFormat ? null : donorTexts.required);
-      setErrors(missing);
+    const checked = checkDonorForm(values, saved.amount);
+    if (!checked.ok) {
+      setFormError(checked.formError);
+      setErrors(checked.errors);
       return;
     }
     setErrors({});
     setSaving(true);
     try {
-      const answer = await updateDonorMatch(
-        matchId,
-        {
-          donor: { name: values.name.trim(), email: values.email.trim() },
-          company_id: values.company.company_id,
-          company_name: values.company.company_name.trim(),
-          amount: saved.amount,
-        },
-        token,
-      );
+      const answer = await updateDonorMatch(matchId, checked.body, token);
       emit(host, 'twofold-match-updated', {
         matchId,
         status: answer.donation.status,

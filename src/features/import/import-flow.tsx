@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { FieldMapper } from './field-mapper.tsx';
 import { type ImportChoice, UploadDialog } from './upload-dialog.tsx';
 
@@ -16,17 +16,12 @@ export interface ImportFlowProps {
  */
 export function ImportFlow({ organizationId, open, onClose, onUploaded }: ImportFlowProps) {
   const [choice, setChoice] = useState<ImportChoice | null>(null);
-  const current = useRef(choice);
-  current.current = choice;
   return (
     <>
       <UploadDialog
         organizationId={organizationId}
         open={open && choice === null}
-        onClose={() => {
-          // Closing it to show the mapper is not the end of the flow.
-          if (current.current === null) onClose();
-        }}
+        onClose={onClose}
         onTested={setChoice}
       />
       <FieldMapper

@@ -4,16 +4,11 @@ import { useEffect, useState } from 'react';
 import { createApiKey, deleteApiKey, listApiKeys, renameApiKey } from '../../api/integrations.ts';
 import { can } from '../../contract/index.ts';
 import { type ApiKey, apiKeyNameMax, apiKeyNameSaveDelayMs } from '../../contract/integrations.ts';
-import {
-  currentLevel,
-  currentOrganization,
-  organizationLoading,
-  startOrganization,
-} from '../../state/organization.ts';
-import { initSession } from '../../state/session.ts';
+import { currentLevel } from '../../state/organization.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
+import { OrganizationPage } from '../../ui/organization-page.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { copyText, useDebouncedSave } from './debounced.ts';
 import { WidgetGuide } from './widget-guide.tsx';
@@ -41,40 +36,22 @@ export interface IntegrationsProps {
 /** The Integrations screen (spec part 1, section 2): the Widget, API, Webhooks and fundraising platform cards. */
 export function Integrations({ view }: IntegrationsProps) {
   useSignals();
-  useEffect(() => {
-    void initSession().then(() => startOrganization());
-  }, []);
-  const organization = currentOrganization.value;
   if (view === 'widget')
     return (
-      <section className="integrations" aria-labelledby="integrations-title" part="base">
-        <h1 id="integrations-title" className="integrations__title">
-          Widget guide
-        </h1>
-        <p>
-          <a href="/portal/integrations">Back to Integrations</a>
-        </p>
-        {organization ? (
-          <WidgetGuide key={organization.id} organizationId={organization.id} />
-        ) : organizationLoading.value ? (
-          <Spinner label="Loading organization..." />
-        ) : (
-          <p className="muted">{integrationsTexts.noOrganization}</p>
+      <OrganizationPage title="Widget guide" className="integrations">
+        {(organization) => (
+          <>
+            <p>
+              <a href="/portal/integrations">Back to Integrations</a>
+            </p>
+            <WidgetGuide organizationId={organization.id} />
+          </>
         )}
-      </section>
+      </OrganizationPage>
     );
   return (
-    <section className="integrations" aria-labelledby="integrations-title" part="base">
-      <h1 id="integrations-title" className="integrations__title">
-        {integrationsTexts.heading}
-      </h1>
-      {!organization ? (
-        organizationLoading.value ? (
-          <Spinner label="Loading organization..." />
-        ) : (
-          <p className="muted">{integrationsTexts.noOrganization}</p>
-        )
-      ) : (
+    <OrganizationPage title={integrationsTexts.heading} className="integrations">
+      {(organization) => (
         <div className="integrations__cards">
           <WidgetCard />
           <article className="integrations__card" part="card" aria-labelledby="api-card-title">
@@ -96,7 +73,7 @@ export function Integrations({ view }: IntegrationsProps) {
           <article className="integrations__card" part="card" aria-labelledby="webhooks-card-title">
             <h2 id="webhooks-card-title">Webhooks</h2>
             <p>
-              Have your own systems told when a match's status changes, a donor opens an email, or a reminder
+              Have your own systems told when a match’s status changes, a donor opens an email, or a reminder
               goes out.
             </p>
             <div className="integrations__actions">
@@ -111,7 +88,7 @@ export function Integrations({ view }: IntegrationsProps) {
               Your fundraising platform can send each gift here as it happens: it posts the gift to
               <code> POST /api/v1/matches </code>
               with one of your API keys and an Idempotency-Key, and Twofold contacts the donor about their
-              employer's match.
+              employer’s match.
             </p>
             <div className="integrations__actions">
               <a
@@ -126,7 +103,7 @@ export function Integrations({ view }: IntegrationsProps) {
           </article>
         </div>
       )}
-    </section>
+    </OrganizationPage>
   );
 }
 
@@ -136,7 +113,7 @@ function WidgetCard() {
     <article className="integrations__card" part="card" aria-labelledby="widget-card-title">
       <h2 id="widget-card-title">Widget</h2>
       <p>
-        Put the match request form, the FAQ, the donor's edit page or the registration form on your own
+        Put the match request form, the FAQ, the donor’s edit page or the registration form on your own
         website: pick one, set it up, see it live and copy the snippet.
       </p>
       <div className="integrations__actions">

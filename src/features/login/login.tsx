@@ -66,7 +66,7 @@ export function Login({ redirect }: LoginProps) {
       <header className="card__header">
         <p className="card__brand">Twofold</p>
         <h1 className="card__title">Sign in</h1>
-        <p className="muted">Sign in to manage your organization's matching gifts.</p>
+        <p className="muted">Sign in to manage your organization’s matching gifts.</p>
       </header>
       <Tabs
         label="Sign-in method"
@@ -258,7 +258,7 @@ function ForgotPasswordDialog({
       description={
         sent
           ? undefined
-          : "Enter your account's email address and we will send you a link to reset your password."
+          : 'Enter your account’s email address and we will send you a link to reset your password.'
       }
     >
       {sent ? (
@@ -352,7 +352,7 @@ function MagicLinkForm({ destination }: { destination: string }) {
           {loginTexts.noUser}
         </h2>
         <p className="muted">
-          We couldn't find an account for <strong>{email.trim()}</strong>. If you think this is a mistake,
+          We couldn’t find an account for <strong>{email.trim()}</strong>. If you think this is a mistake,
           contact support at <a href={`mailto:${loginTexts.supportEmail}`}>{loginTexts.supportEmail}</a>.
         </p>
         <Button variant="secondary" onClick={back}>

@@ -1,14 +1,13 @@
 import { useEffect, useState } from 'react';
 import { useElement } from '../../ui/element-context.ts';
+import { emit, type TwofoldEventDetails } from '../../ui/events.ts';
 import { MatchDialog } from './match-dialog.tsx';
 
-/** What `<twofold-match-dialog>` tells its host page. */
-export interface MatchDialogEventDetails {
-  /** The dialog closed (Escape, the close button, Cancel, or after a delete). */
-  'twofold-match-closed': { id: number | null };
-  /** The match changed on the server (saved, silenced, status, deleted): a list showing it should reload. */
-  'twofold-match-changed': { id: number | null };
-}
+/** What `<twofold-match-dialog>` tells its host page (typed with every other event in src/ui/events.ts). */
+export type MatchDialogEventDetails = Pick<
+  TwofoldEventDetails,
+  'twofold-match-closed' | 'twofold-match-changed'
+>;
 
 export interface MatchDialogElementProps {
   donationId?: number;
@@ -29,24 +28,23 @@ function useOpenAttribute(host: HTMLElement | null): boolean {
 
 /**
  * The island behind `<twofold-match-dialog>`: opens while the element has `open`, removes it when
- * the user closes the dialog, and reports closes and changes as bubbling, composed events.
+ * the user closes the dialog, and reports the user's closes and the changes with `emit()`. A host
+ * that removes `open` itself closed it, and is not told so.
  */
 export function MatchDialogElement({ donationId }: MatchDialogElementProps) {
   const { host } = useElement();
   const open = useOpenAttribute(host);
   const id =
     typeof donationId === 'number' && Number.isSafeInteger(donationId) && donationId > 0 ? donationId : null;
-  const send = <K extends keyof MatchDialogEventDetails>(type: K, detail: MatchDialogEventDetails[K]) =>
-    host?.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   return (
     <MatchDialog
       donationId={id}
       open={open}
       onClose={() => {
         host?.removeAttribute('open');
-        send('twofold-match-closed', { id });
+        emit(host, 'twofold-match-closed', { id });
       }}
-      onChanged={() => send('twofold-match-changed', { id })}
+      onChanged={() => emit(host, 'twofold-match-changed', { id })}
     />
   );
 }

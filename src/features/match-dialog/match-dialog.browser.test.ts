@@ -87,8 +87,12 @@ describe('<twofold-match-dialog>', () => {
       !deepElements(root).some((e) => e instanceof HTMLInputElement && e.value === 'amply'),
       'hidden custom keys are not shown',
     );
-    assert(byText(root, 'Donor to E-Sign Form'), 'the status name');
-    assert(byText(root, 'Ineligible'), 'the billing status');
+    // The shared StatusBadge: coloured by the status group (5 is in NPO to Verify), billing beside it.
+    const status = byText(root, 'Donor to E-Sign Form');
+    assertEqual(status?.className, 'badge badge--warning', 'the status as its group badge');
+    assertEqual(status?.dataset.group, 'npo_verify', 'its group');
+    const billing = byText(root, 'Ineligible');
+    assertEqual(billing?.dataset.billing, 'ineligible', 'the billing status badge');
     assert(byText(root, 'Hope Harbor'), 'the organization, read-only');
     assert(root.activeElement && dialog.contains(root.activeElement), 'focus is in the dialog');
     const tabs = deepElements(root).filter((e) => e.getAttribute('role') === 'tab');
@@ -283,6 +287,47 @@ describe('<twofold-match-dialog>', () => {
     await sendKeys({ press: 'Escape' });
     await closed;
     assertEqual(el.hasAttribute('open'), false, 'open removed');
+  });
+
+  it('a host that removes open closes the dialog without being told it was closed; the user closing it is told once, on document', async () => {
+    server(testMatch());
+    const { el, root } = await openDialog();
+    await loaded(root);
+    const closed: unknown[] = [];
+    const onDocument = (e: Event) => {
+      const event = e as CustomEvent;
+      closed.push({ detail: event.detail, bubbles: event.bubbles, composed: event.composed });
+    };
+    document.addEventListener('twofold-match-closed', onDocument);
+    try {
+      el.removeAttribute('open');
+      await waitFor(() => !root.querySelector('dialog')?.open, 'the dialog to close');
+      // Reopened by the host, then closed by the user with the close button.
+      el.setAttribute('open', '');
+      await waitFor(() => root.querySelector('dialog')?.open, 'the dialog to reopen');
+      assertEqual(closed.length, 0, "no event for the host's own close");
+      await loaded(root);
+      button(root, 'Close')?.click();
+      await waitFor(() => !el.hasAttribute('open'), 'open removed');
+      assertEqual(
+        JSON.stringify(closed),
+        JSON.stringify([{ detail: { id: 41 }, bubbles: true, composed: true }]),
+        'one event, from emit()',
+      );
+    } finally {
+      document.removeEventListener('twofold-match-closed', onDocument);
+    }
+  });
+
+  it("takes its stylesheet from the element's styles option, like every element (one adopted sheet)", async () => {
+    server(testMatch());
+    const { el, root } = await openDialog();
+    await loaded(root);
+    const sheets = el.shadowRoot?.adoptedStyleSheets ?? [];
+    assertEqual(sheets.length, 1, 'the one sheet defineElement adopts');
+    const rules = [...(sheets[0]?.cssRules ?? [])].map((r) => r.cssText).join('\n');
+    assert(rules.includes('--twofold-color-primary'), 'the tokens');
+    assert(rules.includes('.match__'), "the dialog's own rules in the same sheet");
   });
 
   it('lists sent emails with a preview link in a new tab, and shows Recurring History only when there is some', async () => {

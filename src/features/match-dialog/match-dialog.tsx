@@ -11,7 +11,6 @@ import {
   saveDonation,
 } from '../../api/donations.ts';
 import { type ConfirmStatus, type Donation, notificationLabel } from '../../contract/donations.ts';
-import { billingStatusLabels } from '../../contract/statuses.ts';
 import { currentLevel } from '../../state/organization.ts';
 import { toast } from '../../state/toasts.ts';
 import { Badge } from '../../ui/badge.tsx';
@@ -20,12 +19,11 @@ import { Dialog } from '../../ui/dialog.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { Field } from '../../ui/field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
+import { StatusBadge } from '../../ui/status-badge.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { formatGiftDay } from '../common.ts';
 import { CompanyField } from '../match-request/company-field.tsx';
-import partsCss from '../match-request/match-parts.css?inline';
 import { type BillingAction, billingQuestion, confirmStatusOf, matchActions, matchTexts } from './actions.ts';
-import matchDialogCss from './match-dialog.css?inline';
 import {
   type FormErrors,
   formFromDonation,
@@ -67,29 +65,11 @@ function firstOpenText(notification: Donation['notifications'][number]): string 
   return Date.parse(notification.created_at) < openTrackingSince ? 'Not tracked' : 'Not opened';
 }
 
-let sheet: CSSStyleSheet | null = null;
-
 function companyHint(name: string, companyId: number | null): string {
   if (companyId !== null) return 'Linked to the company catalogue.';
   return name.trim()
     ? 'Not linked to a company in the catalogue: type at least 3 characters to search.'
     : 'Type at least 3 characters to search the company catalogue.';
-}
-
-/**
- * The dialog brings its own styles into whichever shadow root it renders in (its own element's,
- * or the donations list's), so a host element need not know to adopt them.
- */
-function useMatchDialogStyles(root: ShadowRoot | null) {
-  useEffect(() => {
-    if (!root) return;
-    if (!sheet) {
-      sheet = new CSSStyleSheet();
-      sheet.replaceSync(matchDialogCss + partsCss);
-    }
-    if (!root.adoptedStyleSheets.includes(sheet))
-      root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-  }, [root]);
 }
 
 type Load = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'ready'; donation: Donation };
@@ -99,7 +79,6 @@ type Busy = 'save' | 'reprocess' | 'silence' | 'status' | 'delete' | 'packet' | 
 
 export function MatchDialog({ donationId, open, onClose, onChanged }: MatchDialogProps) {
   useSignals();
-  useMatchDialogStyles(useElement().root);
   const shown = open && donationId !== null;
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
   const [form, setForm] = useState<MatchForm | null>(null);
@@ -381,14 +360,14 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
         <dl className="match__facts">
           <div>
             <dt>Status</dt>
-            <dd>{donation.status.name}</dd>
+            <dd>
+              <StatusBadge status={donation.status_id} name={donation.status.name} />
+            </dd>
           </div>
           <div>
             <dt>Billing</dt>
             <dd>
-              <Badge variant={donation.status.billing_status === 'ineligible' ? 'neutral' : 'success'}>
-                {billingStatusLabels[donation.status.billing_status]}
-              </Badge>
+              <StatusBadge billing={donation.status.billing_status} />
             </dd>
           </div>
           <div>

@@ -1,5 +1,5 @@
 import { format } from 'date-fns';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { deleteDocument, documentFile, uploadFile } from '../../api/organization.ts';
 import {
@@ -195,6 +195,14 @@ function DocumentsSection({ organization, write }: { organization: Organization;
     }
   };
 
+  // After a deletion the dialog closes and its Delete button is gone: focus goes to the list.
+  // (An effect of this component runs after the dialog's own, which closes it.)
+  useEffect(() => {
+    if (deleting !== null || !deleted.current) return;
+    deleted.current = false;
+    listArea.current?.focus();
+  }, [deleting]);
+
   const remove = async () => {
     if (!deleting) return;
     setBusy(true);
@@ -270,11 +278,7 @@ function DocumentsSection({ organization, write }: { organization: Organization;
       ) : null}
       <Dialog
         open={deleting !== null}
-        onClose={() => {
-          setDeleting(null);
-          if (deleted.current) listArea.current?.focus();
-          deleted.current = false;
-        }}
+        onClose={() => setDeleting(null)}
         title="Delete document"
         description={deleting ? `Delete "${deleting.name}"? The file is removed for good.` : undefined}
       >

@@ -75,7 +75,7 @@ export function NotifeesSection({ organizationId, admin }: { organizationId: num
   return (
     <Section
       title="Notification emails"
-      description="These addresses get the organization's notification emails (at most weekly), as does the primary contact."
+      description="These addresses get the organization’s notification emails (at most weekly), as does the primary contact."
     >
       {notifees === null ? (
         <p className="muted">Loading...</p>

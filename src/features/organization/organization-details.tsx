@@ -456,7 +456,7 @@ function CategoriesTab({ form, setForm, errors, level }: FormTabProps) {
   return (
     <fieldset className="details__fieldset" disabled={disabled}>
       <legend className="details__section-title">Categories</legend>
-      <p className="muted">Choose every category that describes your organization's work.</p>
+      <p className="muted">Choose every category that describes your organization’s work.</p>
       {errors.category_id_array ? <p className="field__error">{errors.category_id_array}</p> : null}
       <ul className="details__checklist">
         {categories.map((c) => (

@@ -97,7 +97,7 @@ describe('<twofold-organization-details> users tab', () => {
     assert((input(root, 'Email') as HTMLInputElement).readOnly, 'email read-only');
     const why = byText(
       root,
-      "This account also belongs to other organizations or is a super user's, so only its owner can change its name and email.",
+      'This account also belongs to other organizations or is a super user’s, so only its owner can change its name and email.',
     );
     assert(why, 'the explanation');
     assertEqual(name.getAttribute('aria-describedby'), why.id, 'the name field is described by it');

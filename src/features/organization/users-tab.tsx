@@ -1,4 +1,4 @@
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import {
   addPermission,
@@ -45,7 +45,7 @@ export const invitationTexts = {
   pending: 'Pending',
   pendingHint: 'Invited; joins when they accept the emailed invitation.',
   readOnly:
-    "This account also belongs to other organizations or is a super user's, so only its owner can change its name and email.",
+    'This account also belongs to other organizations or is a super user’s, so only its owner can change its name and email.',
 } as const;
 
 /** spec (section 6): "shown as badges (admin red, write blue, read green)". */
@@ -72,6 +72,14 @@ export function UsersTab({ organization, level }: { organization: Organization; 
   const removed = useRef(false);
 
   const apply = (users: OrganizationUser[]) => patchCurrentOrganization(organization.id, { users });
+
+  // After a removal the dialog closes and its Remove button is gone: focus goes to the table.
+  // (An effect of this component runs after the dialog's own, which closes it.)
+  useEffect(() => {
+    if (removing !== null || !removed.current) return;
+    removed.current = false;
+    table.current?.focus();
+  }, [removing]);
 
   const remove = async () => {
     if (!removing) return;
@@ -159,11 +167,7 @@ export function UsersTab({ organization, level }: { organization: Organization; 
       ) : null}
       <Dialog
         open={removing !== null}
-        onClose={() => {
-          setRemoving(null);
-          if (removed.current) table.current?.focus();
-          removed.current = false;
-        }}
+        onClose={() => setRemoving(null)}
         title="Remove user"
         description={
           removing ? `Remove ${removing.name} (${removing.email}) from ${organization.name}?` : undefined

@@ -306,7 +306,7 @@ export function Registration({ supportEmail = defaultSupportEmail }: Registratio
             Administrative Contact
           </h2>
           <p className="muted">
-            This person becomes the organization's administrator and receives the sign-in email.
+            This person becomes the organization’s administrator and receives the sign-in email.
           </p>
           <Field label="Contact Name" autoComplete="name" {...text('contact_name')} />
           <div className="registration__row">

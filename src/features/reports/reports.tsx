@@ -17,20 +17,15 @@ import {
   reportScopes,
   reportTexts,
 } from '../../contract/reports.ts';
-import {
-  currentLevel,
-  currentOrganization,
-  organizationLoading,
-  startOrganization,
-} from '../../state/organization.ts';
-import { initSession, isSuperUser } from '../../state/session.ts';
+import { currentLevel } from '../../state/organization.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { emit } from '../../ui/events.ts';
 import { SelectField } from '../../ui/field.tsx';
-import { Spinner } from '../../ui/spinner.tsx';
+import { OrganizationPage } from '../../ui/organization-page.tsx';
+import { Skeleton } from '../../ui/skeleton.tsx';
 import {
   copyBody,
   draftOf,
@@ -55,33 +50,15 @@ const filterLabels: Record<FilterableColumn, string> = {
 /** Reports (spec part 2, section 2, "/portal/reports"): 'My Reports' cards, a create/edit form and a details panel. */
 export function ReportBuilder() {
   useSignals();
-  useEffect(() => {
-    void initSession().then(() => startOrganization());
-  }, []);
-  const organization = currentOrganization.value;
   return (
-    <section className="reports" aria-labelledby="reports-title">
-      <header className="reports__header" part="header">
-        <h1 id="reports-title" className="reports__title">
-          Reports
-        </h1>
-        {organization ? <p className="reports__organization">{organization.name}</p> : null}
-      </header>
-      {organization ? (
+    <OrganizationPage title="Reports" className="reports">
+      {(organization) => (
         <ReportsScreen
-          key={organization.id}
           organizationId={organization.id}
           canChange={can(currentLevel.value ?? 'none', 'reports.change')}
         />
-      ) : organizationLoading.value ? (
-        <Spinner label="Loading organization..." />
-      ) : (
-        <p className="muted">
-          {reportTexts.noOrganization}
-          {isSuperUser.value ? ' Search for an organization in the picker above.' : ''}
-        </p>
       )}
-    </section>
+    </OrganizationPage>
   );
 }
 
@@ -154,7 +131,7 @@ function ReportsScreen({ organizationId, canChange }: { organizationId: number; 
     }
   };
 
-  if (loading) return <Spinner label="Loading reports..." />;
+  if (loading) return <Skeleton label="Loading reports..." lines={4} />;
   if (mode.kind === 'edit')
     return (
       <ReportForm
@@ -469,7 +446,7 @@ function ReportForm({
         className="reports__columns"
         aria-describedby={problems?.columns ? `${id}-columns-error` : undefined}
       >
-        <legend>Columns (in the file's order)</legend>
+        <legend>Columns (in the file’s order)</legend>
         {problems?.columns ? (
           <p id={`${id}-columns-error`} className="field__error">
             {problems.columns}

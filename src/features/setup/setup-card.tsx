@@ -11,6 +11,7 @@ import {
 import { replaceCurrentOrganization } from '../../state/organization.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
+import { Skeleton } from '../../ui/skeleton.tsx';
 import { clampStep, completeDelay, debounce, showWelcome, stepTexts } from './setup.ts';
 
 /** spec (part 1, sections 2 and 8), word for word. */
@@ -36,7 +37,8 @@ export function SetupCard({
   if (!organization) {
     return loading ? (
       <section className="setup" aria-label="Setup" part="setup-card">
-        <p role="status">{setupTexts.loading}</p>
+        {/* spec: "While the organization loads, the card shows 'Loading...'" (read from the skeleton). */}
+        <Skeleton label={setupTexts.loading} lines={3} />
       </section>
     ) : null;
   }

@@ -5,7 +5,7 @@ import type { Organization, SetupStep } from '../../contract/index.ts';
 export const stepTexts: Record<SetupStep, { title: string; text: string }> = {
   details: {
     title: 'Organization details',
-    text: "Fill in your organization's name, type, phone number, mission and website.",
+    text: 'Fill in your organization’s name, type, phone number, mission and website.',
   },
   categories: {
     title: 'Categories',
@@ -17,7 +17,7 @@ export const stepTexts: Record<SetupStep, { title: string; text: string }> = {
   },
   address: {
     title: 'Address',
-    text: "Add your organization's mailing address, where paper matching forms can reach you.",
+    text: 'Add your organization’s mailing address, where paper matching forms can reach you.',
   },
   documents: {
     title: 'Logo',

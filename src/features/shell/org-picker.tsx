@@ -84,7 +84,8 @@ function OrgSelect({ known, currentId }: { known: OrganizationChoice[]; currentI
       </label>
       <select
         id={id}
-        className="picker__select"
+        // One select style everywhere (ui.css select.field__input).
+        className="field__input picker__select"
         value={currentId ?? ''}
         onChange={(e) => {
           const org = known.find((o) => o.id === Number(e.target.value));

@@ -115,7 +115,7 @@ function WebhookList({ organizationId }: { organizationId: number }) {
   return (
     <div className="webhooks__body">
       <p className="muted">
-        Each webhook receives a POST of the event's data with its bearer token, signed the Standard Webhooks
+        Each webhook receives a POST of the event’s data with its bearer token, signed the Standard Webhooks
         way (webhook-id, webhook-timestamp and webhook-signature headers) with its signing secret.
       </p>
       {hooks.length === 0 ? <p className="muted">No webhooks yet.</p> : null}
