@@ -88,21 +88,19 @@ test('a 2:1 campaign for this month doubles the estimated match of a gift at its
   await donations.getByLabel('Campaign').selectOption({ label: campaignName });
   await expect(donations.getByText('1 Found')).toBeVisible();
   await expect(donations.getByText(`Casey Campaign ${stamp}`)).toBeVisible();
-  await page.goto('/portal/campaigns');
 
-  // The match dialog shows the doubled estimate and the campaign.
-  await page.evaluate((id) => {
-    const el = document.createElement('twofold-match-dialog');
-    el.setAttribute('donation-id', String(id));
-    el.setAttribute('open', '');
-    document.querySelector('main')?.append(el);
-  }, donation.id);
+  // The match dialog (opened from its row) shows the doubled estimate and the campaign.
+  await donations
+    .getByRole('row')
+    .filter({ hasText: `Casey Campaign ${stamp}` })
+    .click();
   const match = page.getByRole('dialog', { name: `Match #${donation.id}` });
   await expect(match).toBeVisible();
   await expect(match.getByText('$200.00')).toBeVisible();
   await expect(match.getByText(campaignName)).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(match).toBeHidden();
+  await page.goto('/portal/campaigns');
 
   // A row opens the campaign to edit; Delete asks first, then removes it.
   await row.getByRole('button', { name: campaignName }).click();
