@@ -285,7 +285,21 @@ async function statusCounts(
   const from = query['filters[dateFrom]'];
   const to = query['filters[dateTo]'];
   const company = query['filters[company]']?.trim();
-  const others = Boolean(query['filters[donor]']?.trim() || query['filters[minAmount]']);
+  // Any other filter (donor, minimum, and any added later) counts the gifts themselves: the
+  // running counts know only organization, day, company name and status.
+  const countedByStats = new Set([
+    'filters[dateFrom]',
+    'filters[dateTo]',
+    'filters[company]',
+    'filters[status_group]',
+  ]);
+  const others = Object.entries(query).some(
+    ([key, value]) =>
+      key.startsWith('filters[') &&
+      !countedByStats.has(key) &&
+      typeof value === 'string' &&
+      value.trim() !== '',
+  );
   const orgs = (column: SQLWrapper) => sql`${column} in ${orgIds}`;
   const n = (count: SQLWrapper) => sql<number>`coalesce(sum(${count}), 0)::int`;
   let rows: Array<{ status_id: number; n: number }>;
