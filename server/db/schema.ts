@@ -1059,3 +1059,36 @@ export const payoutLines = pgTable(
     check('payout_lines_outcome_values', sql`${t.outcome} in ('matched', 'picked', 'created', 'skipped')`),
   ],
 );
+
+/**
+ * The donations list's tile counts under 'company contains': per organization, company name (as
+ * typed, lowercased; gifts without one are left out) and status, how many matches. Kept by
+ * statement-level triggers on donations (custom migration 0018), so the counts of a
+ * company filter sum the few rows of the names that hold the text (a trigram index finds them)
+ * instead of reading every matching gift. No foreign key, as donation_day_stats.
+ */
+export const donationCompanyStats = pgTable(
+  'donation_company_stats',
+  {
+    organization_id: integer('organization_id').notNull(),
+    company: text('company').notNull(),
+    status_id: integer('status_id').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organization_id, t.company, t.status_id] })],
+);
+
+/**
+ * The donations list's tile counts without filters: per organization and status, how many
+ * matches. Kept by the same statement-level triggers as donation_company_stats, so the list's
+ * first screen sums about twenty rows instead of counting every match of the organization.
+ */
+export const donationStatusTotals = pgTable(
+  'donation_status_totals',
+  {
+    organization_id: integer('organization_id').notNull(),
+    status_id: integer('status_id').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organization_id, t.status_id] })],
+);

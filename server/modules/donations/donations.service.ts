@@ -1,4 +1,19 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  ne,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from 'drizzle-orm';
 import type { MatchMethod, ProgramState, VerifyMethod } from '../../../src/contract/companies.ts';
 import {
   type ConfirmRequest,
@@ -17,7 +32,6 @@ import {
 } from '../../../src/contract/donations.ts';
 import {
   billingStatusOf,
-  type StatusGroup,
   type StatusId,
   statusGroupIds,
   statusGroups,
@@ -29,7 +43,10 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import {
   campaigns,
   companies,
+  donationCompanyStats,
+  donationDayStats,
   donationStatusHistory,
+  donationStatusTotals,
   donations,
   donors,
   organizations,
@@ -271,8 +288,8 @@ export async function listDonations(
       : query.ascending === 'true' || query.ascending === '1';
   const order = ascending ? asc : desc;
 
-  // One scan counts everything: the tiles (the filters without the status group) and the total
-  // (all of them, or the chosen tile's count), so a large organization is read once, not twice.
+  // The tiles count the filters without the status group; the total is all of them, or the
+  // chosen tile's count. Both come from one per-status count (statusCounts), asked beside the page.
   const [rows, countRows] = await Promise.all([
     orgIds.length > 1 && (sortField === 'donated_at' || sortField === 'amount')
       ? selectDonations(db)
@@ -288,25 +305,90 @@ export async function listDonations(
           .orderBy(order(sortColumns[sortField]), order(donations.id))
           .limit(perPage)
           .offset((page - 1) * perPage),
-    db
-      .select({
-        all: sql<number>`count(*)::int`,
-        ...(Object.fromEntries(
-          statusGroupIds.map((g) => [
-            g,
-            sql<number>`count(*) filter (where ${inArray(donations.status_id, [...statusGroups[g].statuses])})::int`,
-          ]),
-        ) as Record<StatusGroup, SQL<number>>),
-      })
-      .from(donations)
-      .where(and(...filters)),
+    statusCounts(db, orgIds, query, filters),
   ]);
   const counts = Object.fromEntries(
-    statusGroupIds.map((g) => [g, Number(countRows[0]?.[g] ?? 0)]),
+    statusGroupIds.map((g) => [
+      g,
+      statusGroups[g].statuses.reduce((sum, status) => sum + (countRows.get(status) ?? 0), 0),
+    ]),
   ) as DonationCounts;
   const group = query['filters[status_group]'];
-  const total = group ? counts[group] : Number(countRows[0]?.all ?? 0);
+  const total = group ? counts[group] : [...countRows.values()].reduce((sum, n) => sum + n, 0);
   return { donations: rows.map((row) => toDonation(row)), total, counts };
+}
+
+/**
+ * How many matches the list's filters (without the status group) select, per status. The
+ * triggers' running counts answer the common cases without reading the gifts: no filter
+ * (donation_status_totals), dates only (donation_day_stats: the filters' days are UTC days, as
+ * its are) and 'company contains' alone (donation_company_stats, whose names a trigram index
+ * finds). Any other mix counts the gifts themselves (the donor filter's through an index that
+ * carries organization and status, so the table is not read).
+ */
+async function statusCounts(
+  db: Db,
+  orgIds: number[],
+  query: DonationListQuery,
+  filters: SQL[],
+): Promise<Map<number, number>> {
+  const from = query['filters[dateFrom]'];
+  const to = query['filters[dateTo]'];
+  const company = query['filters[company]']?.trim();
+  // Any other filter (donor, minimum, and any added later) counts the gifts themselves: the
+  // running counts know only organization, day, company name and status.
+  const countedByStats = new Set([
+    'filters[dateFrom]',
+    'filters[dateTo]',
+    'filters[company]',
+    'filters[status_group]',
+  ]);
+  const others = Object.entries(query).some(
+    ([key, value]) =>
+      key.startsWith('filters[') &&
+      !countedByStats.has(key) &&
+      typeof value === 'string' &&
+      value.trim() !== '',
+  );
+  const orgs = (column: SQLWrapper) => sql`${column} in ${orgIds}`;
+  const n = (count: SQLWrapper) => sql<number>`coalesce(sum(${count}), 0)::int`;
+  let rows: Array<{ status_id: number; n: number }>;
+  if (!others && !company && !from && !to)
+    rows = await db
+      .select({ status_id: donationStatusTotals.status_id, n: n(donationStatusTotals.count) })
+      .from(donationStatusTotals)
+      .where(orgs(donationStatusTotals.organization_id))
+      .groupBy(donationStatusTotals.status_id);
+  else if (!others && !company)
+    rows = await db
+      .select({ status_id: donationDayStats.status_id, n: n(donationDayStats.count) })
+      .from(donationDayStats)
+      .where(
+        and(
+          orgs(donationDayStats.organization_id),
+          from ? gte(donationDayStats.day, from) : undefined,
+          to ? lte(donationDayStats.day, to) : undefined,
+        ),
+      )
+      .groupBy(donationDayStats.status_id);
+  else if (!others && company && !from && !to)
+    rows = await db
+      .select({ status_id: donationCompanyStats.status_id, n: n(donationCompanyStats.count) })
+      .from(donationCompanyStats)
+      .where(
+        and(
+          orgs(donationCompanyStats.organization_id),
+          sql`${donationCompanyStats.company} like ${contains(company)}`,
+        ),
+      )
+      .groupBy(donationCompanyStats.status_id);
+  else
+    rows = await db
+      .select({ status_id: donations.status_id, n: sql<number>`count(*)::int` })
+      .from(donations)
+      .where(and(...filters))
+      .groupBy(donations.status_id);
+  return new Map(rows.map((r) => [r.status_id, Number(r.n)]));
 }
 
 /** The sorts with an (organization_id, column, id) index, which pageInIndexOrder can merge. */

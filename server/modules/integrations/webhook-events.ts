@@ -124,33 +124,36 @@ async function enqueue(
   at = new Date(),
 ): Promise<number> {
   if (donationIds.length === 0) return 0;
-  const chains = new Map<number, number[]>();
-  let queued = 0;
-  for (const item of await payloads(tx, event, [...new Set(donationIds)], at)) {
-    if (!keep(item.statusId)) continue;
-    let chain = chains.get(item.organizationId);
-    if (!chain) {
-      chain = await organizationChain(tx, item.organizationId);
-      chains.set(item.organizationId, chain);
-    }
+  const items = (await payloads(tx, event, [...new Set(donationIds)], at)).filter((item) =>
+    keep(item.statusId),
+  );
+  // The listeners of each organization once (a file import's thousands of matches share a few).
+  const listenersOf = new Map<number, number[]>();
+  for (const orgId of new Set(items.map((item) => item.organizationId))) {
+    const chain = await organizationChain(tx, orgId);
     const listeners = await tx
       .select({ id: webhooks.id })
       .from(webhooks)
       .where(and(inArray(webhooks.organization_id, chain), eq(webhooks.event, event), ne(webhooks.url, '')));
-    if (listeners.length === 0) continue;
-    await tx.insert(webhookDeliveries).values(
-      listeners.map((w) => ({
-        webhook_id: w.id,
-        donation_id: item.donationId,
-        event,
-        message_id: newMessageId(),
-        payload: item.payload,
-        give_up_at: new Date(at.getTime() + deliveryLifetimeMs),
-      })),
+    listenersOf.set(
+      orgId,
+      listeners.map((w) => w.id),
     );
-    queued += listeners.length;
   }
-  return queued;
+  const deliveries = items.flatMap((item) =>
+    (listenersOf.get(item.organizationId) ?? []).map((webhookId) => ({
+      webhook_id: webhookId,
+      donation_id: item.donationId,
+      event,
+      message_id: newMessageId(),
+      payload: item.payload,
+      give_up_at: new Date(at.getTime() + deliveryLifetimeMs),
+    })),
+  );
+  // Multi-row inserts, well under PostgreSQL's 65,535 parameters each.
+  for (let start = 0; start < deliveries.length; start += 1000)
+    await tx.insert(webhookDeliveries).values(deliveries.slice(start, start + 1000));
+  return deliveries.length;
 }
 
 /**
