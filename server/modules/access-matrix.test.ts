@@ -25,6 +25,7 @@ import { call, demoOrganizationIds, signIn } from '../test-helpers.ts';
 import { createTestContext, type TestContext } from '../testing.ts';
 import { hashPassword } from './auth/passwords.ts';
 import { signToken, verifyToken } from './auth/tokens.ts';
+import { signingLink } from './esign/esign-link.ts';
 import { shippedTemplates } from './templates/defaults.ts';
 
 /**
@@ -145,6 +146,18 @@ async function storedPacketDonation(orgId: number) {
       ? await t.db.select().from(companies).where(eq(companies.name, name))
       : await t.db.insert(companies).values({ name, match_method: 'esign' }).returning();
   return storedDonation(orgId, { status_id: 4, company_id: company?.id ?? null });
+}
+
+/** A match its donor has signed (at NPO to Verify/Sign), ready to be countersigned. */
+async function storedSignedDonation(orgId: number) {
+  const id = await storedPacketDonation(orgId);
+  await t.db.update(donations).set({ status_id: 5 }).where(eq(donations.id, id));
+  const url = await signingLink(t.db, t.config, { id, organization_id: orgId }, new Date());
+  const signed = await call(app, 'POST', `/api/esign/${url.slice(url.indexOf('/sign/') + 6)}`, {
+    body: { name: 'Matrix Donor', consent: true },
+  });
+  if (signed.status !== 200) throw new Error(`signing failed: ${signed.status} ${signed.text}`);
+  return id;
 }
 
 async function storedApiKey(orgId: number) {
@@ -345,6 +358,30 @@ const samples: Record<string, Sample> = {
   'delete /api/donation/:id': {
     level: 'write',
     request: async (id) => ({ path: `/api/donation/${await storedDonation(id)}` }),
+  },
+  'get /api/donation/:id/esign': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/donation/${await storedPacketDonation(id)}/esign` }),
+  },
+  'post /api/donation/:id/esign/countersign': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/donation/${await storedSignedDonation(id)}/esign/countersign`,
+      body: { name: 'Matrix Signer' },
+    }),
+  },
+  'post /api/donation/esign/countersign': {
+    level: 'write',
+    request: async (id) => ({
+      path: '/api/donation/esign/countersign',
+      body: { donation_ids: [await storedSignedDonation(id)], name: 'Matrix Signer' },
+    }),
+  },
+  'post /api/donation/:id/esign/posted': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/donation/${await storedDonation(id, { status_id: 6 })}/esign/posted`,
+    }),
   },
   'post /api/donation/confirm': {
     level: 'write',
@@ -634,6 +671,7 @@ async function snapshot(orgId: number) {
     table(sql`select * from donations where organization_id = ${orgId} order by id`),
     table(sql`select count(*) from donors`),
     table(sql`select count(*) from donation_status_history`),
+    table(sql`select * from esign_documents where organization_id = ${orgId} order by id`),
     table(sql`select id, name, revoked_at from api_keys where organization_id = ${orgId} order by id`),
     table(
       sql`select w.id, w.url, w.token, w.event, (select count(*) from webhook_deliveries d where d.webhook_id = w.id and d.status = 'pending') as pending from webhooks w where organization_id = ${orgId} order by id`,
