@@ -15,6 +15,7 @@ export const elementNames = [
   'twofold-faq',
   'twofold-donor-match-update',
   'twofold-match-request',
+  'twofold-esign',
   'twofold-billing',
   'twofold-integrations',
   'twofold-webhooks',

@@ -40,6 +40,7 @@ declare module 'react' {
         'donor-name'?: string;
         'donor-email'?: string;
       }>;
+      'twofold-esign': ElementProps<{ token?: string }>;
       'twofold-billing': ElementProps<{ view?: 'plans' | 'stripe-setup' }>;
       'twofold-template-editor': ElementProps<{ template?: string }>;
       'twofold-report-builder': ElementProps;

@@ -172,6 +172,16 @@ function MatchPage() {
   );
 }
 
+/** The donor's signing page (issue #16): the link in the Donor to E-Sign Form email, /sign/{token}. */
+function SignPage() {
+  const { token = '' } = useParams();
+  return (
+    <PublicPage>
+      <twofold-esign key={token} token={token} />
+    </PublicPage>
+  );
+}
+
 /** spec (section 2): the match dialog's Preview link opens /preview-notification/{id} in a new tab (signed in). */
 function NotificationPreviewPage() {
   const { id = '' } = useParams();
@@ -242,6 +252,7 @@ function App() {
           <Route path="/portal/faq" element={<FaqPage />} />
           <Route path="/portal/donor-match-update/:matchId" element={<DonorMatchUpdatePage />} />
           <Route path="/match/:slug" element={<MatchPage />} />
+          <Route path="/sign/:token" element={<SignPage />} />
           <Route path="/preview-notification/:id" element={<NotificationPreviewPage />} />
           <Route
             path="/portal"

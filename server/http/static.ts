@@ -74,6 +74,8 @@ export function mountStatic(app: Hono<AppEnv>, distDir: string): void {
   // spec (part 1, section 1): the public matching page lives at /match/{slug}, outside /portal.
   // A slug is a name and may hold a dot ("st.-mary's"): always the app shell, never a file.
   app.get('/match/*', appShell);
+  // The donor's signing page (issue #16): the e-sign email's link, /sign/{token}, outside /portal.
+  app.get('/sign/*', appShell);
   // spec (part 2, section 2): the match dialog's email preview opens /preview-notification/{id}.
   app.get('/preview-notification/*', appShell);
 }

@@ -10,6 +10,7 @@ import {
   donationNotifications,
   donations,
   emailTemplates,
+  esignDocuments,
   invitations,
   notifees,
   organizations,
@@ -148,15 +149,27 @@ async function storedPacketDonation(orgId: number) {
   return storedDonation(orgId, { status_id: 4, company_id: company?.id ?? null });
 }
 
+/** A donor-signed packet, made once through the signing link and shared by later samples. */
+let signedPacket: Pick<typeof esignDocuments.$inferSelect, 'file' | 'file_sha256' | 'audit'> | undefined;
+
 /** A match its donor has signed (at NPO to Verify/Sign), ready to be countersigned. */
 async function storedSignedDonation(orgId: number) {
   const id = await storedPacketDonation(orgId);
-  await t.db.update(donations).set({ status_id: 5 }).where(eq(donations.id, id));
-  const url = await signingLink(t.db, t.config, { id, organization_id: orgId }, new Date());
-  const signed = await call(app, 'POST', `/api/esign/${url.slice(url.indexOf('/sign/') + 6)}`, {
-    body: { name: 'Matrix Donor', consent: true },
-  });
-  if (signed.status !== 200) throw new Error(`signing failed: ${signed.status} ${signed.text}`);
+  if (!signedPacket) {
+    await t.db.update(donations).set({ status_id: 5 }).where(eq(donations.id, id));
+    const url = await signingLink(t.db, t.config, { id, organization_id: orgId }, new Date());
+    const signed = await call(app, 'POST', `/api/esign/${url.slice(url.indexOf('/sign/') + 6)}`, {
+      body: { name: 'Matrix Donor', consent: true },
+    });
+    if (signed.status !== 200) throw new Error(`signing failed: ${signed.status} ${signed.text}`);
+    const [made] = await t.db.select().from(esignDocuments).where(eq(esignDocuments.donation_id, id));
+    signedPacket = made && { file: made.file, file_sha256: made.file_sha256, audit: made.audit };
+    return id;
+  }
+  await t.db.update(donations).set({ status_id: 3 }).where(eq(donations.id, id));
+  await t.db
+    .insert(esignDocuments)
+    .values({ donation_id: id, organization_id: orgId, donor_signed_at: new Date(), ...signedPacket });
   return id;
 }
 

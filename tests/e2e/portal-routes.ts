@@ -21,6 +21,8 @@ export const portalRoutes: readonly PortalRoute[] = [
     signedIn: false,
     ready: 'Hope Harbor Foundation',
   },
+  // The donor's signing page; a link that is not one still shows the page and says so.
+  { name: 'sign', path: '/sign/not-a-link', signedIn: false, ready: 'Sign your matching gift form' },
   { name: 'dashboard', path: '/portal', signedIn: true, ready: 'Dashboard' },
   { name: 'donations', path: '/portal/donations', signedIn: true, ready: /\d+ Found/ },
   { name: 'organization-basic', path: '/portal/organization-details', signedIn: true, ready: 'Basic' },
