@@ -177,7 +177,8 @@ test('a donor signs on a phone, staff countersign, and the packet reaches the co
   await row.click();
   await dialog.getByRole('tab', { name: 'Signed Form' }).click();
   await expect(dialog.getByText('Delivered to the company.')).toBeVisible();
-  await expect(dialog.getByText('Submitted').first()).toBeVisible();
+  await dialog.getByRole('tab', { name: 'Match Details' }).click();
+  await expect(dialog.locator('dd').filter({ hasText: /^Submitted$/ })).toBeVisible();
 
   // 5. The company's email in the dev mailbox, with the packet attached.
   const attachment = await linkFromMailbox(

@@ -100,9 +100,8 @@ describe('<twofold-esign>', () => {
       JSON.stringify([{ matchId: 41, signedAt: '2026-02-10T10:00:00.000Z' }]),
       'the event',
     );
-    assertEqual(
-      root(el).activeElement?.textContent,
-      'Thank you! Your form is signed.',
+    await waitFor(
+      () => root(el).activeElement?.textContent === 'Thank you! Your form is signed.',
       'focus on the thanks',
     );
   });

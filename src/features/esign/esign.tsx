@@ -301,7 +301,11 @@ export function Esign(props: EsignProps) {
             <input
               type="checkbox"
               checked={consent}
-              onChange={(e) => setConsent(e.currentTarget.checked)}
+              onChange={(e) => {
+                const checked = e.currentTarget.checked;
+                setConsent(checked);
+                if (checked) setErrors(({ consent: _, ...rest }) => rest);
+              }}
               aria-invalid={errors.consent ? true : undefined}
               aria-describedby="esign-consent-text"
             />
