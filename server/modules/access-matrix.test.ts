@@ -145,7 +145,10 @@ async function storedPacketDonation(orgId: number) {
   const [company] =
     (await t.db.select().from(companies).where(eq(companies.name, name))).length > 0
       ? await t.db.select().from(companies).where(eq(companies.name, name))
-      : await t.db.insert(companies).values({ name, match_method: 'esign' }).returning();
+      : await t.db
+          .insert(companies)
+          .values({ name, match_method: 'esign', forms_email: 'matrix-forms@example.org' })
+          .returning();
   return storedDonation(orgId, { status_id: 4, company_id: company?.id ?? null });
 }
 
@@ -389,6 +392,17 @@ const samples: Record<string, Sample> = {
       path: '/api/donation/esign/countersign',
       body: { donation_ids: [await storedSignedDonation(id)], name: 'Matrix Signer' },
     }),
+  },
+  'post /api/donation/:id/esign/deliver': {
+    level: 'write',
+    request: async (id) => {
+      const donation = await storedSignedDonation(id);
+      await t.db
+        .update(esignDocuments)
+        .set({ countersigned_at: new Date() })
+        .where(eq(esignDocuments.donation_id, donation));
+      return { path: `/api/donation/${donation}/esign/deliver` };
+    },
   },
   'post /api/donation/:id/esign/posted': {
     level: 'write',

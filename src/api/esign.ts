@@ -53,3 +53,7 @@ export const countersignMany = (donationIds: number[], name: string) =>
 /** POST /api/donation/{id}/esign/posted: an original-signature packet was posted. */
 export const markPosted = (donationId: number) =>
   request(EsignStateResponse, `api/donation/${segment(donationId)}/esign/posted`, { method: 'post' });
+
+/** POST /api/donation/{id}/esign/deliver: send a countersigned packet to the company again. */
+export const deliverAgain = (donationId: number) =>
+  request(EsignStateResponse, `api/donation/${segment(donationId)}/esign/deliver`, { method: 'post' });

@@ -30,7 +30,11 @@ export const esignMessages = {
     'The signed packet fails its integrity check (its SHA-256 does not match the one recorded when it was signed). It was not used.',
   notOriginalSignature: 'Only matches at Original Signature Only have a print packet to post.',
   alreadyPosted: 'This packet is already marked as posted.',
-  notEsignCompany: 'Only matches at an e-sign company are signed online.',
+  notCountersigned: 'This form is not countersigned yet, so there is nothing to send.',
+  alreadyDelivered: 'This packet was already delivered to the company.',
+  deliveryPending: 'This packet is on its way to the company already.',
+  noFormsEmail:
+    'The company has no forms email on file: add it to the company, or download the packet and send it.',
 } as const;
 
 /** spec is silent; the consent a signer gives (ESIGN Act style), printed on the audit page too. */

@@ -17,6 +17,7 @@ import { donationOrganization, donationsOrganizations } from '../donations/donat
 import {
   countersign,
   countersignMany,
+  deliverAgain,
   esignState,
   markPosted,
   resendLink,
@@ -151,6 +152,21 @@ export const esignRoutes = [
     },
     handler: ({ deps, body, user, ip, c }) =>
       countersignMany(deps, user.id, body, { ip, userAgent: c.req.header('user-agent') ?? '' }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/donation/:id/esign/deliver',
+    access: { level: 'write', capability: 'donations.change', ...orgOfDonation },
+    summary:
+      "Send a countersigned packet to the company's forms email again (after a failed delivery, or a forms email added since)",
+    tags,
+    params: IdParams,
+    responses: {
+      200: { description: 'Queued', schema: EsignStateResponse },
+      404: error('Donation not found'),
+      409: error('Not countersigned, already delivered or on its way, no forms email, or a changed file'),
+    },
+    handler: ({ deps, params }) => deliverAgain(deps, params.id),
   }),
   defineRoute({
     method: 'post',

@@ -324,6 +324,61 @@ ${lines.map((line) => `<p style="${p}">${escapeHtml(line)}</p>`).join('\n')}
   };
 }
 
+/** Queues the packet's email to the company's forms address, when it has one: what to record. */
+async function queueDelivery(
+  tx: Tx,
+  donationId: number,
+  companyId: number | null,
+  file: string,
+): Promise<Partial<typeof esignDocuments.$inferInsert>> {
+  const forms = await companyForms(tx, companyId);
+  if (!forms.email) return {};
+  const data = await packetData(tx, donationId, [esignStatuses.npoToSign]);
+  const outboxId = await enqueueMail(tx, deliveryEmail(forms.email, data, donationId), [
+    { filename: `donation-${donationId}-esign.pdf`, contentType: 'application/pdf', file },
+  ]);
+  return { delivery_outbox_id: outboxId, delivery_to: forms.email };
+}
+
+/**
+ * POST /api/donation/{id}/esign/deliver: sends a countersigned packet to the company again, after
+ * a failed delivery (a bounce, a wrong address since corrected) or when the company's forms email
+ * was added after the countersignature. Refused while a delivery is pending or once delivered.
+ */
+export async function deliverAgain(deps: Deps, donationId: number): Promise<EsignStateResponse> {
+  await deps.db.transaction(async (tx) => {
+    const [match] = await tx
+      .select({ id: donations.id, status_id: donations.status_id, company_id: donations.company_id })
+      .from(donations)
+      .where(eq(donations.id, donationId))
+      .for('update');
+    if (!match) throw new HttpError(404, donationMessages.notFound);
+    const [record] = await tx
+      .select()
+      .from(esignDocuments)
+      .where(eq(esignDocuments.donation_id, donationId))
+      .for('update');
+    if (!record?.countersigned_at || !record.file) throw new HttpError(409, esignMessages.notCountersigned);
+    if (record.delivered_at || match.status_id !== esignStatuses.npoToSign)
+      throw new HttpError(409, esignMessages.alreadyDelivered);
+    if (record.delivery_outbox_id !== null) {
+      const [previous] = await tx
+        .select({ status: outbox.status })
+        .from(outbox)
+        .where(eq(outbox.id, record.delivery_outbox_id));
+      if (previous?.status === 'pending') throw new HttpError(409, esignMessages.deliveryPending);
+    }
+    await verifiedPacket(deps.storage, record);
+    const delivery = await queueDelivery(tx, donationId, match.company_id, record.file);
+    if (!delivery.delivery_outbox_id) throw new HttpError(409, esignMessages.noFormsEmail);
+    await tx
+      .update(esignDocuments)
+      .set({ ...delivery, updated_at: deps.clock.now() })
+      .where(eq(esignDocuments.id, record.id));
+  });
+  return esignState(deps.db, donationId);
+}
+
 type CountersignOutcome = { id: number; ok: true } | { id: number; ok: false; reason: string };
 
 /**
@@ -380,16 +435,7 @@ async function countersignOne(
   );
   const saved = await store(deps.storage, bytes);
   stored.push(saved.file);
-  const forms = await companyForms(tx, match.company_id);
-  let delivery: Partial<typeof esignDocuments.$inferInsert> = {};
-  if (forms.email) {
-    const data = await packetData(tx, donationId, [esignStatuses.npoToSign]);
-    const message = deliveryEmail(forms.email, data, donationId);
-    const outboxId = await enqueueMail(tx, message, [
-      { filename: `donation-${donationId}-esign.pdf`, contentType: 'application/pdf', file: saved.file },
-    ]);
-    delivery = { delivery_outbox_id: outboxId, delivery_to: forms.email };
-  }
+  const delivery = await queueDelivery(tx, donationId, match.company_id, saved.file);
   await tx
     .update(esignDocuments)
     .set({

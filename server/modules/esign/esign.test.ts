@@ -349,6 +349,25 @@ describe('countersigning and delivery', () => {
       stage: 'delivery-failed',
       delivery: { status: 'failed', error: '550 5.1.1 mailbox unavailable' },
     });
+
+    // Sent again (the address fixed): once pending it is not queued twice; delivered, it is Submitted.
+    const deliver = (auth: string) =>
+      call(t.app, 'POST', `/api/donation/${m.id}/esign/deliver`, { token: auth });
+    expect((await deliver(token.reader)).status).toBe(403);
+    expect(await deliver(token.writer)).toMatchObject({
+      status: 200,
+      json: { stage: 'delivering', delivery: { status: 'pending' } },
+    });
+    expect(await deliver(token.writer)).toMatchObject({
+      status: 409,
+      json: { message: esignMessages.deliveryPending },
+    });
+    await worker0().runOnce();
+    expect(await statusOf(m.id)).toBe(4);
+    expect(await deliver(token.writer)).toMatchObject({
+      status: 409,
+      json: { message: esignMessages.alreadyDelivered },
+    });
   });
 
   it('a company without a forms email gets no email: the countersigned packet is downloaded', async () => {
@@ -356,6 +375,12 @@ describe('countersigning and delivery', () => {
     const done = await countersign(m.id, token.writer);
     expect(done.json).toMatchObject({ stage: 'countersigned', delivery: null });
     expect(await statusOf(m.id)).toBe(3);
+    expect(
+      await call(t.app, 'POST', `/api/donation/${m.id}/esign/deliver`, { token: token.writer }),
+    ).toMatchObject({
+      status: 409,
+      json: { message: esignMessages.noFormsEmail },
+    });
   });
 
   it('refuses a stored packet whose bytes changed (its SHA-256 no longer matches): download and countersign', async () => {

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { downloadPacket, packetFileName } from '../../api/donations.ts';
-import { countersign, getEsignState, markPosted } from '../../api/esign.ts';
+import { countersign, deliverAgain, getEsignState, markPosted } from '../../api/esign.ts';
 import { type Donation, packetMethods } from '../../contract/donations.ts';
 import { type EsignStateResponse, esignStatuses } from '../../contract/esign.ts';
 import type { MatchMethod } from '../../contract/index.ts';
@@ -30,6 +30,8 @@ export const signedFormTexts = {
   posted: 'Packet marked as posted.',
   postFailed: 'Failed to mark the packet as posted.',
   loadFailed: 'Failed to load the signed form.',
+  deliverQueued: 'Packet queued for the company.',
+  deliverFailed: 'Failed to send the packet to the company.',
 } as const;
 
 const when = (iso: string | null) =>
@@ -58,7 +60,7 @@ export function SignedForm({ donation, onChanged }: { donation: Donation; onChan
   const [failed, setFailed] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | undefined>();
-  const [busy, setBusy] = useState<'countersign' | 'posted' | 'download' | null>(null);
+  const [busy, setBusy] = useState<'countersign' | 'posted' | 'download' | 'deliver' | null>(null);
   const auditId = useId();
   const readOnly = currentLevel.value === 'read';
 
@@ -141,7 +143,27 @@ export function SignedForm({ donation, onChanged }: { donation: Donation; onChan
     }
   };
 
+  const doDeliver = async () => {
+    setBusy('deliver');
+    try {
+      setState(await deliverAgain(donation.id));
+      toast({ title: signedFormTexts.deliverQueued });
+    } catch (error) {
+      toast({
+        title: signedFormTexts.deliverFailed,
+        description: errorMessage(error),
+        variant: 'destructive',
+      });
+    } finally {
+      setBusy(null);
+    }
+  };
+
   const signed = state.file_sha256 !== null;
+  const canDeliver =
+    !readOnly &&
+    state.company_forms_email !== null &&
+    (state.stage === 'delivery-failed' || state.stage === 'countersigned');
   return (
     <div className="signed-form">
       <p role="status" className="signed-form__stage">
@@ -267,6 +289,11 @@ export function SignedForm({ donation, onChanged }: { donation: Donation; onChan
               : state.stage === 'print'
                 ? 'Download print packet'
                 : 'Download signed packet'}
+          </Button>
+        ) : null}
+        {canDeliver ? (
+          <Button type="button" onClick={doDeliver} disabled={busy !== null}>
+            {busy === 'deliver' ? 'Sending...' : `Send to ${state.company_forms_email}`}
           </Button>
         ) : null}
         {state.stage === 'print' && !readOnly ? (
