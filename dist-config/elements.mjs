@@ -21,6 +21,7 @@ export const elementNames = [
   'twofold-donor-match-update',
   'twofold-match-request',
   'twofold-company-lookup',
+  'twofold-esign',
   'twofold-billing',
   'twofold-integrations',
   'twofold-webhooks',

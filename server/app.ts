@@ -84,7 +84,12 @@ export function createApp(options: AppOptions) {
   if (!config.smtpUrl)
     app.route(
       '/dev/mailbox',
-      devMailbox(db, { exposed: config.exposed, jwtSecret: config.jwtSecret, publicUrl: config.publicUrl }),
+      devMailbox(db, {
+        exposed: config.exposed,
+        jwtSecret: config.jwtSecret,
+        publicUrl: config.publicUrl,
+        storage,
+      }),
     );
 
   mountStatic(app, options.distDir ?? defaultDistDir);

@@ -13,6 +13,7 @@ import { createMailWorker, type MailWorker } from './jobs/mail-worker.ts';
 import { createScheduler, type Scheduler } from './jobs/scheduler.ts';
 import { createWebhookWorker, type WebhookWorker } from './jobs/webhook-worker.ts';
 import { type MailTransport, transportFor } from './mail/transport.ts';
+import { packetDelivered } from './modules/esign/esign.service.ts';
 import { scheduleDigests } from './modules/templates/digest.ts';
 import { workflowHandlers } from './modules/templates/workflow.ts';
 
@@ -55,14 +56,6 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const timeoutMs = options.timeoutMs ?? defaultShutdownTimeoutMs;
   const transport = options.transport ?? transportFor(config);
   const lifecycle: Lifecycle = { draining: false };
-  const worker = createMailWorker({
-    db: database.db,
-    transport,
-    logger,
-    pollMs: config.mail.pollMs,
-    leaseMs: config.mail.leaseMs,
-  });
-  worker.start();
   const webhookWorker = createWebhookWorker({
     db: database.db,
     logger,
@@ -83,7 +76,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // Spent idempotency answers and one-time tokens, hourly.
   const housekeeping = createHousekeeping({ db: database.db, logger });
   housekeeping.start();
-  const { app } = createApp({
+  const { app, storage } = createApp({
     ...options.app,
     config,
     db: database.db,
@@ -91,6 +84,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     lifecycle,
     clock: options.clock ?? systemClock,
   });
+  const worker = createMailWorker({
+    db: database.db,
+    transport,
+    logger,
+    pollMs: config.mail.pollMs,
+    leaseMs: config.mail.leaseMs,
+    storage,
+    afterSent: packetDelivered,
+  });
+  worker.start();
   // While draining, responses ask keep-alive clients to reconnect (to another process).
   const fetch: typeof app.fetch = async (request, ...rest) => {
     const response = await app.fetch(request, ...rest);

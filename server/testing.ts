@@ -141,7 +141,7 @@ export async function createTestContext(
   await seedDemo(database.db);
   const config = testConfig(options.config);
   const logger = memoryLogger();
-  const { app, routes } = createApp({
+  const { app, routes, storage } = createApp({
     config,
     db: database.db,
     logger,
@@ -152,6 +152,7 @@ export async function createTestContext(
   return {
     app,
     routes,
+    storage,
     db: database.db,
     config,
     logger,

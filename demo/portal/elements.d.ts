@@ -43,6 +43,7 @@ declare module 'react' {
       }>;
       'twofold-company-lookup': ElementProps<{ heading?: string }>;
       'twofold-companies': ElementProps;
+      'twofold-esign': ElementProps<{ token?: string }>;
       'twofold-billing': ElementProps<{ view?: 'plans' | 'stripe-setup' }>;
       'twofold-template-editor': ElementProps<{ template?: string }>;
       'twofold-report-builder': ElementProps;

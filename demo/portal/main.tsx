@@ -171,6 +171,12 @@ function CompaniesPage() {
   );
 }
 
+/** The donor's signing page (issue #16): the link in the Donor to E-Sign Form email, /sign/{token}. */
+function SignPage() {
+  const { token = '' } = useParams();
+  return <PublicPage>{screen(<twofold-esign key={token} token={token} />)}</PublicPage>;
+}
+
 /** spec (section 2): the match dialog's Preview link opens /preview-notification/{id} in a new tab (signed in). */
 function NotificationPreviewPage() {
   const { id = '' } = useParams();
@@ -222,6 +228,7 @@ function App() {
           <Route path="/portal/donor-match-update/:matchId" element={<DonorMatchUpdatePage />} />
           <Route path="/match/:slug" element={<MatchPage />} />
           <Route path="/companies" element={<CompaniesPage />} />
+          <Route path="/sign/:token" element={<SignPage />} />
           <Route path="/preview-notification/:id" element={<NotificationPreviewPage />} />
           <Route
             path="/portal"

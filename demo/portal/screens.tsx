@@ -15,6 +15,7 @@ const screens = {
   'twofold-dashboard': () => import('../../elements/twofold-dashboard.ts'),
   'twofold-donations': () => import('../../elements/twofold-donations.ts'),
   'twofold-donor-match-update': () => import('../../elements/twofold-donor-match-update.ts'),
+  'twofold-esign': () => import('../../elements/twofold-esign.ts'),
   'twofold-faq': () => import('../../elements/twofold-faq.ts'),
   'twofold-integrations': () => import('../../elements/twofold-integrations.ts'),
   'twofold-login': () => import('../../elements/twofold-login.ts'),

@@ -192,6 +192,8 @@ export const oneTimeTokens = pgTable(
 );
 
 export const outboxStatuses = ['pending', 'sent', 'failed'] as const;
+/** One attached file of an outbox message: its name in the email, and where storage keeps it. */
+export type OutboxAttachment = { filename: string; contentType: 'application/pdf'; file: string };
 export type OutboxStatus = (typeof outboxStatuses)[number];
 
 /**
@@ -214,6 +216,8 @@ export const outbox = pgTable(
     last_error: text('last_error'),
     /** Extra headers (a donor email's List-Unsubscribe and List-Unsubscribe-Post). */
     headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
+    /** Files sent with the message (a signed packet to a company), read from file storage when sent. */
+    attachments: jsonb('attachments').$type<OutboxAttachment[]>().notNull().default([]),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sent_at: timestamp('sent_at', { withTimezone: true }),
   },
@@ -302,6 +306,10 @@ export const companies = pgTable(
     deadline_rule: text('deadline_rule').notNull().default('none'),
     deadline_days: integer('deadline_days'),
     csr_vendor: text('csr_vendor'),
+    /** Where the company takes signed matching gift forms by email (e-sign companies). */
+    forms_email: text('forms_email'),
+    /** The mailing address original-signature forms are posted to (lines separated by newlines). */
+    forms_address: text('forms_address'),
     excluded_organization_types: jsonb('excluded_organization_types').$type<string[]>().notNull().default([]),
     /** Ids from the category catalogue (src/contract/categories.ts) the company's program matches. */
     categories: jsonb('categories').$type<number[]>().notNull().default([]),
@@ -572,7 +580,10 @@ export const donationNotifications = pgTable(
     }),
     /** 1 the initial email, 2 the 1st reminder, 3 the 2nd reminder (the template's field sets). */
     stage: integer('stage').notNull().default(1),
-    /** initial, reminder, deadline (Match Deadline Approaching) or expire ('Match About to Expire'). */
+    /**
+     * initial, reminder, deadline (Match Deadline Approaching), expire ('Match About to Expire') or
+     * link (a new signing link the donor asked for).
+     */
     kind: text('kind').notNull().default('initial'),
     /** When the donor first used the email's confirm or decline link. */
     confirm_clicked_at: timestamp('confirm_clicked_at', { withTimezone: true }),
@@ -584,7 +595,7 @@ export const donationNotifications = pgTable(
     index('donation_notifications_template_idx').on(t.template_id),
     check(
       'donation_notifications_kind_values',
-      sql`${t.kind} in ('initial', 'reminder', 'deadline', 'expire')`,
+      sql`${t.kind} in ('initial', 'reminder', 'deadline', 'expire', 'link')`,
     ),
     index('donation_notifications_recipient_idx').on(t.organization_id, t.to_email, t.created_at.desc()),
     uniqueIndex('donation_notifications_open_token_unique').on(t.open_token_hash),
@@ -1091,4 +1102,62 @@ export const donationStatusTotals = pgTable(
     count: integer('count').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.organization_id, t.status_id] })],
+);
+
+/** One step of a signed form's audit trail (also printed on the packet's audit pages). */
+export type EsignAuditEvent = {
+  event: 'donor-signed' | 'nonprofit-countersigned';
+  at: string;
+  name: string;
+  email: string | null;
+  ip: string;
+  userAgent: string;
+  method: 'typed' | 'drawn';
+  /** SHA-256 (hex) of the PDF before this signature, and of the signed PDF before its audit page. */
+  before: string;
+  after: string;
+};
+
+/**
+ * A match's signed form (e-sign companies) or print packet (original signature only): the
+ * signing link's version and expiry (the link itself is a signed token, never stored), the
+ * current packet in file storage with its SHA-256 (checked on every read: a changed file is
+ * refused), the audit trail, and the delivery to the company (an outbox message, or a posting).
+ */
+export const esignDocuments = pgTable(
+  'esign_documents',
+  {
+    id: serial('id').primaryKey(),
+    donation_id: integer('donation_id')
+      .notNull()
+      .references(() => donations.id, { onDelete: 'cascade' }),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Raised by every new signing link, so an older link stops working. */
+    link_version: integer('link_version').notNull().default(0),
+    link_sent_at: timestamp('link_sent_at', { withTimezone: true }),
+    link_expires_at: timestamp('link_expires_at', { withTimezone: true }),
+    donor_signed_at: timestamp('donor_signed_at', { withTimezone: true }),
+    countersigned_at: timestamp('countersigned_at', { withTimezone: true }),
+    countersigned_by: integer('countersigned_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The current packet (stored name) and its SHA-256, once signed. */
+    file: text('file'),
+    file_sha256: text('file_sha256'),
+    audit: jsonb('audit').$type<EsignAuditEvent[]>().notNull().default([]),
+    delivery_outbox_id: integer('delivery_outbox_id').references(() => outbox.id, { onDelete: 'set null' }),
+    delivery_to: text('delivery_to'),
+    delivered_at: timestamp('delivered_at', { withTimezone: true }),
+    /** An original-signature packet: when staff marked it posted, and who. */
+    posted_at: timestamp('posted_at', { withTimezone: true }),
+    posted_by: integer('posted_by').references(() => users.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('esign_documents_donation_unique').on(t.donation_id),
+    index('esign_documents_org_idx').on(t.organization_id),
+    index('esign_documents_outbox_idx')
+      .on(t.delivery_outbox_id)
+      .where(sql`${t.delivery_outbox_id} is not null`),
+  ],
 );

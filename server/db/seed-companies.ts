@@ -81,6 +81,12 @@ export function demoCompanies() {
         deadline_rule: deadline,
         deadline_days: deadline === 'days-after-gift' ? ([90, 180, 365][i % 3] ?? 365) : null,
         csr_vendor: method === 'csr' ? (csrVendors[i % csrVendors.length] ?? null) : null,
+        // Signed forms (issue #16): e-sign companies take them by email, paper and mail ones by post.
+        forms_email: method === 'esign' ? `matching-gifts@${slug}.example.com` : null,
+        forms_address:
+          method === 'paper' || method === 'mail'
+            ? `${name}\nAttn: Matching Gift Program\n${100 + i} Commerce Way\nSpringfield, IL 62701`
+            : null,
         excluded_organization_types: i % 9 === 4 ? ['edu-pto'] : i % 17 === 6 ? ['chapter'] : [],
         // A few categories of the catalogue per company, none for a company without a program.
         categories:

@@ -1,8 +1,9 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import type { Logger } from '../http/logger.ts';
 import type { MailTransport } from '../mail/transport.ts';
+import type { FileStorage } from '../storage/storage.ts';
 import { pollingLoop } from './polling-loop.ts';
 
 export type MailWorkerOptions = {
@@ -18,6 +19,13 @@ export type MailWorkerOptions = {
   /** How long a claimed message is reserved for its sender before others may retry it. */
   leaseMs?: number;
   batchSize?: number;
+  /** Where attached files are read from (a message with attachments fails without it). */
+  storage?: FileStorage;
+  /**
+   * Runs in the transaction that marks a message sent, so what its delivery means (a signed
+   * packet reaching a company moves its match to Submitted) is never lost between the two.
+   */
+  afterSent?: (tx: Tx, outboxId: number, now: Date) => Promise<void>;
 };
 
 export type MailWorker = {
@@ -71,6 +79,16 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     const claimed = await claim();
     for (const message of claimed) {
       try {
+        const attachments = [];
+        for (const a of message.attachments) {
+          const file = await options.storage?.get(a.file);
+          if (!file) throw new Error(`attachment ${a.filename} is missing from file storage`);
+          attachments.push({
+            filename: a.filename,
+            contentType: a.contentType,
+            content: Buffer.from(file.bytes),
+          });
+        }
         await transport.send(
           {
             to: message.to,
@@ -78,14 +96,19 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
             html: message.html,
             ...(message.reply_to ? { replyTo: message.reply_to } : {}),
             ...(Object.keys(message.headers).length > 0 ? { headers: message.headers } : {}),
+            ...(attachments.length > 0 ? { attachments } : {}),
             text: message.text,
           },
           { id: message.id, createdAt: message.created_at },
         );
-        await db
-          .update(outbox)
-          .set({ status: 'sent', sent_at: new Date(), last_error: null })
-          .where(eq(outbox.id, message.id));
+        await db.transaction(async (tx) => {
+          const now = new Date();
+          await tx
+            .update(outbox)
+            .set({ status: 'sent', sent_at: now, last_error: null })
+            .where(eq(outbox.id, message.id));
+          await options.afterSent?.(tx, message.id, now);
+        });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         const givingUp = message.attempts >= maxAttempts;

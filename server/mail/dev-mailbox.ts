@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import { outbox, users } from '../db/schema.ts';
 import { idSegment } from '../http/params.ts';
 import { isCurrentSession, verifyToken } from '../modules/auth/tokens.ts';
+import type { FileStorage } from '../storage/storage.ts';
 import { escapeHtml } from './templates.ts';
 
 export type DevMailboxOptions = {
@@ -13,6 +14,8 @@ export type DevMailboxOptions = {
   jwtSecret: string;
   /** Marks the cookie Secure when the portal is served over HTTPS. */
   publicUrl: string;
+  /** Where attached files live (a signed packet sent to a company), to open them from the mail. */
+  storage?: FileStorage;
 };
 
 /** The cookie carrying the super user's portal session to the mailbox pages (and nowhere else). */
@@ -146,7 +149,29 @@ ${rows}
     const id = idSegment.safeParse(c.req.param('id'));
     const [message] = id.success ? await db.select().from(outbox).where(eq(outbox.id, id.data)) : [];
     if (!message) return c.json({ message: 'Not found' }, 404);
-    return c.html(message.html);
+    if (message.attachments.length === 0) return c.html(message.html);
+    // The mailbox lists a message's attachments above it, each a link to the file it carried.
+    const list = `<p style="font-family:system-ui,sans-serif;margin:1rem;padding:.5rem 1rem;background:#fef3c7">Attachments: ${message.attachments
+      .map((a, i) => `<a href="/dev/mailbox/${message.id}/attachments/${i}">${escapeHtml(a.filename)}</a>`)
+      .join(', ')}</p>`;
+    return c.html(
+      /<body[^>]*>/i.test(message.html)
+        ? message.html.replace(/<body[^>]*>/i, (tag) => tag + list)
+        : list + message.html,
+    );
+  });
+  mailbox.get('/:id/attachments/:n', async (c) => {
+    const id = idSegment.safeParse(c.req.param('id'));
+    const n = Number(c.req.param('n'));
+    const [message] = id.success ? await db.select().from(outbox).where(eq(outbox.id, id.data)) : [];
+    const attachment = Number.isInteger(n) ? message?.attachments[n] : undefined;
+    const file = attachment ? await options.storage?.get(attachment.file) : undefined;
+    if (!attachment || !file) return c.json({ message: 'Not found' }, 404);
+    return c.body(file.bytes, 200, {
+      'Content-Type': attachment.contentType,
+      'Content-Disposition': `attachment; filename="${attachment.filename.replace(/["\\\r\n]/g, '')}"`,
+      'Cache-Control': 'no-store',
+    });
   });
   return mailbox;
 }

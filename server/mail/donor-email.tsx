@@ -25,6 +25,11 @@ export type DonorEmailLinks = {
   /** The signed links of the two step buttons (absent: no steps are shown). */
   confirm: string | null;
   decline: string | null;
+  /**
+   * The donor's signing page (a match at Donor to E-Sign Form): step one's button opens it
+   * instead of confirming, since signing is the step.
+   */
+  sign?: string | null | undefined;
   /** The one-click unsubscribe link (also the List-Unsubscribe header). */
   unsubscribe: string;
   /** The public FAQ for this match (correcting the request, how matching works). */
@@ -144,7 +149,7 @@ function contentOf(input: DonorEmailInput): Content {
       text: fill(texts.step_one_text),
       note: fill(texts.step_one_note),
       button: fill(texts.step_one_btn),
-      url: links.confirm,
+      url: links.sign ?? links.confirm,
       primary: true,
     });
   if (links.decline && texts.step_two_btn.trim())

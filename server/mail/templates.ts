@@ -8,6 +8,8 @@ export type MailMessage = {
   replyTo?: string | undefined;
   /** Extra headers: a donor email's List-Unsubscribe and List-Unsubscribe-Post. */
   headers?: Record<string, string> | undefined;
+  /** Files sent with it (the worker reads them from file storage: see OutboxAttachment). */
+  attachments?: Array<{ filename: string; contentType: string; content: Buffer }> | undefined;
 };
 
 const escapes: Record<string, string> = {

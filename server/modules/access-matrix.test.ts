@@ -11,6 +11,7 @@ import {
   donationNotifications,
   donations,
   emailTemplates,
+  esignDocuments,
   invitations,
   notifees,
   organizations,
@@ -26,6 +27,7 @@ import { call, demoOrganizationIds, signIn } from '../test-helpers.ts';
 import { createTestContext, type TestContext } from '../testing.ts';
 import { hashPassword } from './auth/passwords.ts';
 import { signToken, verifyToken } from './auth/tokens.ts';
+import { signingLink } from './esign/esign-link.ts';
 import { shippedTemplates } from './templates/defaults.ts';
 
 /**
@@ -144,7 +146,10 @@ async function storedPacketDonation(orgId: number) {
   const [company] =
     (await t.db.select().from(companies).where(eq(companies.name, name))).length > 0
       ? await t.db.select().from(companies).where(eq(companies.name, name))
-      : await t.db.insert(companies).values({ name, match_method: 'esign' }).returning();
+      : await t.db
+          .insert(companies)
+          .values({ name, match_method: 'esign', forms_email: 'matrix-forms@example.org' })
+          .returning();
   return storedDonation(orgId, { status_id: 4, company_id: company?.id ?? null });
 }
 
@@ -176,6 +181,30 @@ async function storedCampaign(orgId: number) {
     })
     .returning();
   return row?.id ?? 0;
+}
+
+/** A donor-signed packet, made once through the signing link and shared by later samples. */
+let signedPacket: Pick<typeof esignDocuments.$inferSelect, 'file' | 'file_sha256' | 'audit'> | undefined;
+
+/** A match its donor has signed (at NPO to Verify/Sign), ready to be countersigned. */
+async function storedSignedDonation(orgId: number) {
+  const id = await storedPacketDonation(orgId);
+  if (!signedPacket) {
+    await t.db.update(donations).set({ status_id: 5 }).where(eq(donations.id, id));
+    const url = await signingLink(t.db, t.config, { id, organization_id: orgId }, new Date());
+    const signed = await call(app, 'POST', `/api/esign/${url.slice(url.indexOf('/sign/') + 6)}`, {
+      body: { name: 'Matrix Donor', consent: true },
+    });
+    if (signed.status !== 200) throw new Error(`signing failed: ${signed.status} ${signed.text}`);
+    const [made] = await t.db.select().from(esignDocuments).where(eq(esignDocuments.donation_id, id));
+    signedPacket = made && { file: made.file, file_sha256: made.file_sha256, audit: made.audit };
+    return id;
+  }
+  await t.db.update(donations).set({ status_id: 3 }).where(eq(donations.id, id));
+  await t.db
+    .insert(esignDocuments)
+    .values({ donation_id: id, organization_id: orgId, donor_signed_at: new Date(), ...signedPacket });
+  return id;
 }
 
 async function storedApiKey(orgId: number) {
@@ -385,6 +414,41 @@ const samples: Record<string, Sample> = {
   'delete /api/donation/:id': {
     level: 'write',
     request: async (id) => ({ path: `/api/donation/${await storedDonation(id)}` }),
+  },
+  'get /api/donation/:id/esign': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/donation/${await storedPacketDonation(id)}/esign` }),
+  },
+  'post /api/donation/:id/esign/countersign': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/donation/${await storedSignedDonation(id)}/esign/countersign`,
+      body: { name: 'Matrix Signer' },
+    }),
+  },
+  'post /api/donation/esign/countersign': {
+    level: 'write',
+    request: async (id) => ({
+      path: '/api/donation/esign/countersign',
+      body: { donation_ids: [await storedSignedDonation(id)], name: 'Matrix Signer' },
+    }),
+  },
+  'post /api/donation/:id/esign/deliver': {
+    level: 'write',
+    request: async (id) => {
+      const donation = await storedSignedDonation(id);
+      await t.db
+        .update(esignDocuments)
+        .set({ countersigned_at: new Date() })
+        .where(eq(esignDocuments.donation_id, donation));
+      return { path: `/api/donation/${donation}/esign/deliver` };
+    },
+  },
+  'post /api/donation/:id/esign/posted': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/donation/${await storedDonation(id, { status_id: 6 })}/esign/posted`,
+    }),
   },
   'post /api/donation/confirm': {
     level: 'write',
@@ -723,6 +787,7 @@ async function snapshot(orgId: number) {
     table(sql`select * from donations where organization_id = ${orgId} order by id`),
     table(sql`select count(*) from donors`),
     table(sql`select count(*) from donation_status_history`),
+    table(sql`select * from esign_documents where organization_id = ${orgId} order by id`),
     table(sql`select id, name, revoked_at from api_keys where organization_id = ${orgId} order by id`),
     table(
       sql`select w.id, w.url, w.token, w.event, (select count(*) from webhook_deliveries d where d.webhook_id = w.id and d.status = 'pending') as pending from webhooks w where organization_id = ${orgId} order by id`,

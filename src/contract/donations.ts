@@ -38,7 +38,7 @@ export const DonationNotification = z.object({
   subject: z.string(),
   first_open: z.nullable(z.string()),
   /** Beyond the spec: which email of the workflow it was (the initial one, a reminder, ...). */
-  kind: z.optional(z.enum(['initial', 'reminder', 'deadline', 'expire'])),
+  kind: z.optional(z.enum(['initial', 'reminder', 'deadline', 'expire', 'link'])),
   /** 1 the initial texts, 2 the 1st reminder's, 3 the 2nd reminder's. */
   stage: z.optional(z.number()),
 });
@@ -48,6 +48,7 @@ export function notificationLabel(n: { kind?: string | undefined; stage?: number
   if (n.kind === 'reminder') return n.stage === 3 ? '2nd reminder' : '1st reminder';
   if (n.kind === 'deadline') return 'Deadline approaching';
   if (n.kind === 'expire') return 'About to expire';
+  if (n.kind === 'link') return 'New signing link';
   return 'Initial email';
 }
 

@@ -22,6 +22,8 @@ export const portalRoutes: readonly PortalRoute[] = [
     ready: 'Hope Harbor Foundation',
   },
   { name: 'companies-lookup', path: '/companies', signedIn: false, ready: 'Does your employer match gifts?' },
+  // The donor's signing page; a link that is not one still shows the page and says so.
+  { name: 'sign', path: '/sign/not-a-link', signedIn: false, ready: 'Sign your matching gift form' },
   { name: 'dashboard', path: '/portal', signedIn: true, ready: 'Dashboard' },
   { name: 'companies', path: '/portal/companies', signedIn: true, ready: /\d+ Found/ },
   { name: 'donations', path: '/portal/donations', signedIn: true, ready: /\d+ Found/ },

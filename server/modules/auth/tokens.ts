@@ -13,6 +13,8 @@ import { oneTimeTokens, type TokenPurpose } from '../../db/schema.ts';
  *   the `?token=` of the billing links), 'donor-session' (a donor's session after their link) and
  *   'csv-link' (a five-minute link to one organization's CSV export). The purpose travels in the
  *   `purpose` claim and is checked by `verifyToken`, the one place a signed token is accepted.
+ *   'esign-link' is a donor's signing link (one match, one link version; used once, see
+ *   server/modules/esign/esign.service.ts).
  * - One-time tokens (random, stored as their SHA-256, used once): 'magic_link', 'password_reset',
  *   'set_password' (a staff user's) and 'donor_link' (a donor's, naming one match and the email it
  *   was sent to). `issueToken` and `consumeToken` are the one way to create and use them.
@@ -21,7 +23,7 @@ import { oneTimeTokens, type TokenPurpose } from '../../db/schema.ts';
 // ---------------------------------------------------------------------------------------------
 // Signed tokens
 
-export const signedPurposes = ['access', 'donor-session', 'csv-link'] as const;
+export const signedPurposes = ['access', 'donor-session', 'csv-link', 'esign-link'] as const;
 export type SignedPurpose = (typeof signedPurposes)[number];
 
 /** spec is silent on the lifetime; a working day, so staff sign in about once a day. */
@@ -33,11 +35,19 @@ export const accessTokenLifetimeSeconds = 12 * 60 * 60;
 export const donorTokenLifetimeSeconds = 2 * 60 * 60;
 /** A download link is good for five minutes: long enough to open, too short to pass around. */
 export const csvTokenLifetimeSeconds = 5 * 60;
+/**
+ * A donor's signing link ('esign-link', subject: the match, data.v: the link's version). The
+ * token stays verifiable this long so an expired or used link can still ask for a new one; the
+ * link itself opens the form only while its match's record says it is the current version, unused
+ * and within its own expiry (server/modules/esign: 14 days).
+ */
+export const esignTokenLifetimeSeconds = 180 * 24 * 60 * 60;
 
 const lifetimes: Record<SignedPurpose, number> = {
   access: accessTokenLifetimeSeconds,
   'donor-session': donorTokenLifetimeSeconds,
   'csv-link': csvTokenLifetimeSeconds,
+  'esign-link': esignTokenLifetimeSeconds,
 };
 
 /** Who a signed token is for: a staff user's id ('access', 'csv-link') or a donor's email. */
@@ -45,6 +55,7 @@ const subjects: Record<SignedPurpose, z.ZodMiniType<string>> = {
   access: z.string().check(z.regex(/^[1-9][0-9]{0,9}$/)),
   'donor-session': z.string().check(z.minLength(3), z.maxLength(320)),
   'csv-link': z.string().check(z.regex(/^[1-9][0-9]{0,9}$/)),
+  'esign-link': z.string().check(z.regex(/^[1-9][0-9]{0,9}$/)),
 };
 
 const Claims = z.object({

@@ -11,11 +11,11 @@ import { queryId } from '../../../src/contract/fields.ts';
 import { reportFormats } from '../../../src/contract/reports.ts';
 import { IdParams, orgFromIdParam } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
+import { currentPacket } from '../esign/esign.service.ts';
 import { reportLink } from '../reports/reports.service.ts';
 import { donationOrganization } from './donations.service.ts';
 import { csvDownload, csvLink, csvMessages } from './export.ts';
 import { formFlag, testImport, uploadImport, uploadType } from './import.ts';
-import { packetDownload } from './packet.ts';
 
 /**
  * The donations list's files: the CSV export (a signed link, then the streamed file), the e-sign
@@ -70,15 +70,17 @@ const packetRoute = (path: string) =>
       unreachable: donationMessages.notFound,
     },
     summary:
-      'The e-sign packet of a match (PDF with signature fields), for e-sign, paper or mail companies at status 1 or 4',
+      'The current packet of a match: signed (and countersigned) once signed, after its SHA-256 check; the print packet with a cover letter at Original Signature Only; otherwise the packet with signature fields, for e-sign, paper or mail companies at status 1 or 4',
     tags,
     params: IdParams,
     responses: {
       200: { description: 'application/pdf, saved as donation-{id}-esign.pdf' },
       404: error('Donation not found'),
-      409: error('Not an e-sign, paper or mail company, or not at status 1 or 4'),
+      409: error(
+        'Not an e-sign, paper or mail company, not at status 1 or 4, or a signed file that fails its SHA-256 check',
+      ),
     },
-    handler: ({ deps, params }) => packetDownload(deps.db, params.id),
+    handler: ({ deps, params }) => currentPacket(deps, params.id),
   });
 
 export const donationsIoRoutes = [

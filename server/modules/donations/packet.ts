@@ -49,7 +49,12 @@ export type PacketData = {
 };
 
 /** The facts the packet prints, or 404 (missing) / 409 (not a packet company or status). */
-export async function packetData(db: Queryable, donationId: number): Promise<PacketData> {
+export async function packetData(
+  db: Queryable,
+  donationId: number,
+  /** The statuses the packet is offered at (the spec's Download Packet: 1 and 4). */
+  statuses: readonly number[] = packetStatuses,
+): Promise<PacketData> {
   const [row] = await db
     .select({
       id: donations.id,
@@ -82,7 +87,7 @@ export async function packetData(db: Queryable, donationId: number): Promise<Pac
   if (!row) throw new HttpError(404, donationMessages.notFound);
   const method = packetMethods.find((m) => m === row.match_method);
   if (!method || row.company_name === null) throw new HttpError(409, packetMessages.wrongMethod);
-  if (!packetStatuses.includes(row.status_id)) throw new HttpError(409, packetMessages.wrongStatus);
+  if (!statuses.includes(row.status_id)) throw new HttpError(409, packetMessages.wrongStatus);
   const cityLine = [row.city, [row.state, row.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ');
   return {
     donationId: row.id,
@@ -216,17 +221,4 @@ export function renderPacket(data: PacketData): Promise<Buffer> {
 
   doc.end();
   return done;
-}
-
-/** The download: spec "saved as donation-{id}-esign.pdf". */
-export async function packetDownload(db: Queryable, donationId: number): Promise<Response> {
-  const pdf = await renderPacket(await packetData(db, donationId));
-  return new Response(new Uint8Array(pdf), {
-    headers: {
-      'content-type': 'application/pdf',
-      'content-disposition': `attachment; filename="donation-${donationId}-esign.pdf"`,
-      'content-length': String(pdf.byteLength),
-      'cache-control': 'no-store',
-    },
-  });
 }

@@ -185,22 +185,24 @@ export const shippedTemplates: Record<TemplateTypeId, TemplateTexts> = {
     subject1: 'Sign {{matching_employer_name}}’s matching gift form for your gift to {{receiving_org_name}}',
     subject2: 'Reminder: your matching gift form is waiting for your signature',
     subject3: 'Last reminder: sign your matching gift form',
-    preheader1: 'The form arrives from our e-signature service.',
+    preheader1: 'Your form is filled in: review it and sign online in a minute.',
     preheader2: 'One signature doubles your gift.',
     preheader3: 'Your signature is all that is missing.',
     header1: 'One signature doubles your gift',
     header2: 'Have you signed the form yet?',
     header3: 'Your match is waiting on your signature',
     paragraph_one_1:
-      'Thank you for your gift to {{receiving_org_name}} on {{donation_date}}. {{matching_employer_name}} asks donors to sign its matching gift form online. The form arrives by email from the e-signature service: please watch your inbox (and spam folder).',
+      'Thank you for your gift to {{receiving_org_name}} on {{donation_date}}. {{matching_employer_name}} asks donors to sign its matching gift form. We have filled it in with your gift’s details: review it and sign online with the button below.',
     paragraph_one_2:
       'A few days ago we sent you {{matching_employer_name}}’s matching gift form to sign online. Have you had a chance to sign it?',
     paragraph_one_3:
       'This is our last reminder: {{matching_employer_name}} will match your gift to {{receiving_org_name}} once you sign its form.',
-    paragraph_two: 'Signing takes a minute; {{receiving_org_name}} handles the rest with your company.',
-    step_one_title: 'Sign the form',
-    step_one_text: 'Then tell us, so we stop reminding you.',
-    step_one_btn: "I've done it",
+    paragraph_two:
+      'Signing takes a minute; {{receiving_org_name}} countersigns it and sends it to your company.',
+    step_one_title: 'Review and sign the form',
+    step_one_text: 'You can type your name or draw your signature, on your phone or computer.',
+    step_one_note: 'The link works once and for 14 days; an expired link lets you ask for a new one.',
+    step_one_btn: 'Review and sign',
     ...declineStep,
   }),
   /**

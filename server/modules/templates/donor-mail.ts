@@ -24,6 +24,7 @@ import {
 import { renderDonorEmail } from '../../mail/donor-email.tsx';
 import { hashToken } from '../auth/tokens.ts';
 import { logoUrl } from '../donor/donor.service.ts';
+import { signingLink } from '../esign/esign-link.ts';
 import { donorActionStatuses } from './actions.ts';
 import { templateTypeOfStatus } from './defaults.ts';
 import { actionUrl, deadlineNoticeDays, expiryNoticeDays, reminderSchedule } from './links.ts';
@@ -103,7 +104,8 @@ export type PlannedMail = {
   companyName: string | null;
   template: typeof emailTemplates.$inferSelect;
   stage: TemplateStage;
-  kind: 'initial' | 'reminder' | 'deadline' | 'expire';
+  /** 'link': a new signing link the donor asked for (no follow-ups are planned from it). */
+  kind: 'initial' | 'reminder' | 'deadline' | 'expire' | 'link';
   /** A reminder's initial email (its sequence). */
   initialId?: number | undefined;
 };
@@ -146,6 +148,8 @@ export async function sendDonorMails(
         if (p.companyName) faq.searchParams.set('cn', p.companyName);
         const process = faqProcess[p.row.status_id];
         if (process) faq.searchParams.set(process, '1');
+        // spec (section 4): 5 Donor to E-Sign Form — the email carries the signing link.
+        const sign = p.row.status_id === 5 ? await signingLink(tx, links, p.row, now) : null;
         const input = {
           to: p.email,
           texts: versionTexts(p.template),
@@ -166,6 +170,7 @@ export async function sendDonorMails(
           links: {
             confirm: actionUrl(links.publicUrl, links.jwtSecret, id, 'confirm'),
             decline: actionUrl(links.publicUrl, links.jwtSecret, id, 'decline'),
+            sign,
             unsubscribe: actionUrl(links.publicUrl, links.jwtSecret, id, 'unsubscribe'),
             faq: faq.toString(),
             companyUrl: p.row.company_id !== null ? (p.row.company?.url ?? null) : null,

@@ -96,7 +96,12 @@ describe('<twofold-match-dialog>', () => {
     assert(byText(root, 'Hope Harbor'), 'the organization, read-only');
     assert(root.activeElement && dialog.contains(root.activeElement), 'focus is in the dialog');
     const tabs = deepElements(root).filter((e) => e.getAttribute('role') === 'tab');
-    assertEqual(tabs.map((t) => t.textContent).join(','), 'Match Details,Email Communications', 'the tabs');
+    // An e-sign company's match also has the Signed Form tab (issue #16).
+    assertEqual(
+      tabs.map((t) => t.textContent).join(','),
+      'Match Details,Email Communications,Signed Form',
+      'the tabs',
+    );
     assertEqual((await axeViolations(dialog)).join('\n'), '', 'axe violations');
   });
 

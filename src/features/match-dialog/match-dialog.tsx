@@ -33,6 +33,7 @@ import {
   validateForm,
   writeFor,
 } from './match-form.ts';
+import { SignedForm, showsSignedForm } from './signed-form.tsx';
 import { SuggestCorrection } from './suggest-correction.tsx';
 
 /**
@@ -170,6 +171,32 @@ export function MatchDialog({ donationId, open, onClose, onChanged }: MatchDialo
                 label: 'Email Communications',
                 content: <EmailCommunications donation={donation} />,
               },
+              // Issue #16: the signed form, its countersignature and its delivery to the company.
+              ...(showsSignedForm(donation)
+                ? [
+                    {
+                      id: 'signed-form',
+                      label: 'Signed Form',
+                      content: (
+                        <SignedForm
+                          donation={donation}
+                          onChanged={async () => {
+                            onChanged();
+                            try {
+                              setLoad({ kind: 'ready', donation: await getDonation(donation.id) });
+                            } catch (error) {
+                              toast({
+                                title: matchTexts.loadFailed,
+                                description: errorMessage(error),
+                                variant: 'destructive',
+                              });
+                            }
+                          }}
+                        />
+                      ),
+                    },
+                  ]
+                : []),
               // spec: "Recurring History (only when recurring history exists)".
               ...(donation.recurring_history.length > 0
                 ? [
