@@ -73,6 +73,10 @@ describe('the route table', () => {
         // Issue 15: an invitation link's preview and acceptance (the one-time token is the credential).
         'post /api/invitation',
         'post /api/invitation/accept',
+        // Issue 16: the donor's signing page (the signed, single-use link is the credential).
+        'get /api/esign/:token',
+        'post /api/esign/:token',
+        'post /api/esign/:token/resend',
         // The public API's description and its interactive reference (the calls need a key).
         'get /api/v1/openapi.json',
         'get /api/v1/docs',

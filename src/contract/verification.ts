@@ -44,7 +44,11 @@ export function whatToCheck(match: {
   match_method: MatchMethod | null;
   verify: VerifyMethod | null;
   vendor: CsrVendor | null;
+  /** The donor signed the form in Twofold and the nonprofit has not countersigned it yet. */
+  awaiting_countersign?: boolean;
 }): string {
+  if (match.awaiting_countersign)
+    return 'The donor signed the company’s form: countersign it, and the packet goes to the company.';
   if (match.status_id === statusIdOf.donorToESign || match.status_id === statusIdOf.waitingOnDonorESign)
     return 'The donor signs the company’s form first: verify once their signature is in.';
   const where = match.vendor
@@ -75,6 +79,8 @@ export const VerificationItem = z.object({
   /** The last day the company accepts the request (YYYY-MM-DD), or null. */
   deadline: z.nullable(z.string()),
   check: z.string(),
+  /** The donor signed the form in Twofold; the nonprofit's countersignature is what it waits on. */
+  awaiting_countersign: z.boolean(),
 });
 export type VerificationItem = z.infer<typeof VerificationItem>;
 

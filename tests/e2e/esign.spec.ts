@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { expectNoAxeViolations, linkFromMailbox, signIn } from './support.ts';
+import { demoPassword, expectNoAxeViolations, linkFromMailbox, signIn } from './support.ts';
 
 /**
  * Issue #16, tried as a new user would: a donor's match at an e-sign company (Acme Biotech takes
@@ -211,4 +211,69 @@ test('a donor signs on a phone, staff countersign, and the packet reaches the co
   const images = await renderPages(renderer, bytes, `donation-${matchId}`);
   expect(images).toHaveLength(3);
   await renderer.close();
+});
+
+test('two signed forms are countersigned at once from the verification queue', async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const login = await request.post('/api/auth/login', {
+    data: { email: 'admin@twofold.test', password: demoPassword },
+  });
+  const { access_token: token, me } = await login.json();
+  const hopeId = me.orgs.find((o: { name: string }) => o.name === 'Hope Harbor Foundation').id as number;
+  const donors = [1, 2].map((n) => ({
+    name: `Queue Signer ${n} ${stamp}`,
+    email: `queue-signer-${n}-${stamp}@example.org`,
+  }));
+  for (const [i, donor] of donors.entries()) {
+    // Old gifts, so they head the queue (oldest first) whatever the demo data holds.
+    const created = await request.post(`/api/organization/${hopeId}/donation`, {
+      headers: { authorization: `Bearer ${token}` },
+      data: {
+        id: 0,
+        donated_at: `2019-01-0${i + 1} 12:00:00`,
+        amount: 100 + i,
+        donor,
+        company_name: 'Acme Biotech',
+      },
+    });
+    expect(created.status()).toBe(201);
+    expect((await created.json()).donation.status_id).toBe(5);
+    // The donor signs through the emailed link (typed signature).
+    const link = await linkFromMailbox(context, donor.email, '/sign/');
+    const signed = await request.post(`/api/esign/${new URL(link).pathname.slice('/sign/'.length)}`, {
+      data: { name: donor.name, consent: true },
+    });
+    expect(signed.status()).toBe(200);
+  }
+
+  await signIn(page, 'admin@twofold.test');
+  await page.goto('/portal/verification');
+  const queue = page.locator('twofold-verification');
+  for (const donor of donors) {
+    const row = queue.getByRole('row').filter({ hasText: donor.name });
+    await expect(row).toContainText('countersign it');
+    await row.getByRole('checkbox').check();
+  }
+  await queue.getByRole('button', { name: 'Countersign…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Countersign 2 forms' });
+  await expect(dialog.getByLabel('Your full name (your signature)')).not.toHaveValue('');
+  await expectNoAxeViolations(page);
+  await dialog.getByRole('button', { name: 'Countersign', exact: true }).click();
+  await expect(queue.getByRole('status').filter({ hasText: '2 forms countersigned' })).toBeVisible();
+  // Countersigned, each packet goes to Acme Biotech's forms email: the matches leave the queue as Submitted.
+  for (const donor of donors)
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return queue.getByRole('row').filter({ hasText: donor.name }).count();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(0);
 });

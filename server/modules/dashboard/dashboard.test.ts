@@ -377,9 +377,9 @@ describe("the top companies' monthly totals", () => {
       new Date('2025-12-31T12:00:00Z'),
     );
     expect(trend.months).toEqual([
-      { month: '2025-01', requested: 200, submitted: 200, count: 1 },
-      { month: '2025-02', requested: 500, submitted: 0, count: 1 },
-      { month: '2025-03', requested: 300, submitted: 0, count: 1 },
+      { month: '2025-01', requested: 200, submitted: 200, count: 1, received: 0 },
+      { month: '2025-02', requested: 500, submitted: 0, count: 1, received: 0 },
+      { month: '2025-03', requested: 300, submitted: 0, count: 1, received: 0 },
     ]);
     // Ageing as of Mar 20: Mar 20 (0 days), Feb 10 (38 days, 31-90); Jan 15 is Submitted, not open.
     expect(trend.ageing.map((a) => [a.bucket, a.donor_contacted.count])).toEqual([

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { DeadlineRule, MatchMethod, VerifyMethod } from '../../../src/contract/companies.ts';
 import { matchDeadline } from '../../../src/contract/donor.ts';
 import { statusName } from '../../../src/contract/statuses.ts';
@@ -18,7 +18,7 @@ import {
   whatToCheck,
 } from '../../../src/contract/verification.ts';
 import type { Db, Queryable, Tx } from '../../db/client.ts';
-import { companies, donations, donors, organizations } from '../../db/schema.ts';
+import { companies, donations, donors, esignDocuments, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { moveMatches } from '../donations/donations.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
@@ -54,11 +54,13 @@ export async function verificationQueue(db: Db, orgId: number): Promise<Verifica
         csr_vendor: companies.csr_vendor,
         deadline_rule: companies.deadline_rule,
         deadline_days: companies.deadline_days,
+        awaiting_countersign: sql<boolean>`coalesce(${esignDocuments.donor_signed_at} is not null and ${esignDocuments.countersigned_at} is null, false)`,
       })
       .from(donations)
       .innerJoin(organizations, eq(organizations.id, donations.organization_id))
       .leftJoin(donors, eq(donors.id, donations.donor_id))
       .leftJoin(companies, eq(companies.id, donations.company_id))
+      .leftJoin(esignDocuments, eq(esignDocuments.donation_id, donations.id))
       .where(where)
       .orderBy(asc(donations.donated_at), asc(donations.id))
       .limit(verificationQueueLimit),
@@ -100,7 +102,9 @@ export async function verificationQueue(db: Db, orgId: number): Promise<Verifica
         match_method: row.match_method as MatchMethod | null,
         verify: row.verify as VerifyMethod | null,
         vendor,
+        awaiting_countersign: row.awaiting_countersign,
       }),
+      awaiting_countersign: row.awaiting_countersign,
     });
   }
   return { groups: [...groups.values()], total: Number(totals[0]?.n ?? 0) };

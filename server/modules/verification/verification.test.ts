@@ -1,6 +1,13 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { companies, donationStatusHistory, donations, permissions, users } from '../../db/schema.ts';
+import {
+  companies,
+  donationStatusHistory,
+  donations,
+  esignDocuments,
+  permissions,
+  users,
+} from '../../db/schema.ts';
 import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -111,6 +118,32 @@ describe('the verification queue', () => {
     expect(res.json.groups[0].items[0].check).toContain('Benevity portal');
     expect(res.json.groups[1].items[0].check).toContain('signs the company’s form first');
     expect(res.json.groups[1].items[1].check).toContain('by email and by phone');
+  });
+
+  it('marks the forms a donor signed in Twofold as waiting on the countersignature, and says so', async () => {
+    const signed = await stored(org.parent);
+    const unsigned = await stored(org.parent, { donated_at: new Date('2025-03-02T12:00:00Z') });
+    const countersigned = await stored(org.parent, { donated_at: new Date('2025-03-03T12:00:00Z') });
+    await t.db.insert(esignDocuments).values([
+      { donation_id: signed, organization_id: org.parent, donor_signed_at: new Date() },
+      {
+        donation_id: countersigned,
+        organization_id: org.parent,
+        donor_signed_at: new Date(),
+        countersigned_at: new Date(),
+      },
+    ]);
+    const res = await queue(org.parent);
+    expect(res.status).toBe(200);
+    const items = (
+      res.json.groups as Array<{ items: Array<{ id: number; awaiting_countersign: boolean; check: string }> }>
+    ).flatMap((g) => g.items);
+    const byId = new Map(items.map((i) => [i.id, i]));
+    expect(byId.get(signed)?.awaiting_countersign).toBe(true);
+    expect(byId.get(signed)?.check).toContain('countersign it');
+    expect(byId.get(unsigned)?.awaiting_countersign).toBe(false);
+    expect(byId.get(countersigned)?.awaiting_countersign).toBe(false);
+    expect(byId.get(unsigned)?.check).not.toContain('countersign');
   });
 
   it("never shows another organization's queue", async () => {

@@ -1,6 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
+import { countersignMany } from '../../api/esign.ts';
 import { declineMatches, fetchVerificationQueue, verifyMatches } from '../../api/verification.ts';
 import { can, type Organization } from '../../contract/index.ts';
 import {
@@ -14,11 +15,11 @@ import {
   organizationLoading,
   startOrganization,
 } from '../../state/organization.ts';
-import { initSession, isSuperUser } from '../../state/session.ts';
+import { initSession, isSuperUser, user } from '../../state/session.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
-import { TextAreaField } from '../../ui/field.tsx';
+import { Field, TextAreaField } from '../../ui/field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { formatGiftDay } from '../common.ts';
 import { formatAmount } from '../donations/donations-query.ts';
@@ -81,6 +82,7 @@ function Queue({
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [busy, setBusy] = useState(false);
   const [declining, setDeclining] = useState(false);
+  const [countersigning, setCountersigning] = useState(false);
   const statusRef = useRef<HTMLParagraphElement>(null);
   const [status, setStatus] = useState('');
 
@@ -141,6 +143,11 @@ function Queue({
       <Spinner label="Loading queue..." />
     );
   const count = selected.size;
+  // The selected matches whose donor signed in Twofold: countersigning them sends the packet on.
+  const toCountersign = data.groups
+    .flatMap((g) => g.items)
+    .filter((i) => i.awaiting_countersign && selected.has(i.id))
+    .map((i) => i.id);
   return (
     <div className="verification__body">
       <p className="verification__summary">
@@ -162,6 +169,13 @@ function Queue({
             onClick={() => void run(() => verifyMatches(organization.id, [...selected]))}
           >
             Mark verified
+          </Button>
+          <Button
+            variant="secondary"
+            disabled={toCountersign.length === 0 || busy}
+            onClick={() => setCountersigning(true)}
+          >
+            Countersign…
           </Button>
           <Button variant="secondary" disabled={count === 0 || busy} onClick={() => setDeclining(true)}>
             Decline…
@@ -257,6 +271,23 @@ function Queue({
           </section>
         );
       })}
+      <CountersignDialog
+        open={countersigning}
+        count={toCountersign.length}
+        busy={busy}
+        onClose={() => setCountersigning(false)}
+        onCountersign={(name) => {
+          setCountersigning(false);
+          void run(async () => {
+            const result = await countersignMany(toCountersign, name);
+            const done = result.countersigned.length;
+            const skipped = result.skipped.map((s) => `#${s.id}: ${s.reason}`).join(' ');
+            return {
+              message: `${done} ${done === 1 ? 'form' : 'forms'} countersigned; the packets go to the companies.${skipped ? ` Not countersigned: ${skipped}` : ''}`,
+            };
+          });
+        }}
+      />
       <DeclineDialog
         open={declining}
         count={count}
@@ -322,6 +353,73 @@ function DeclineDialog({
           </Button>
           <Button type="submit" variant="destructive" disabled={busy}>
             Decline
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** Countersigns the selected signed forms with one typed signature (the bulk call of issue #16). */
+function CountersignDialog({
+  open,
+  count,
+  busy,
+  onClose,
+  onCountersign,
+}: {
+  open: boolean;
+  count: number;
+  busy: boolean;
+  onClose: () => void;
+  onCountersign: (name: string) => void;
+}) {
+  useSignals();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const formId = useId();
+  // The signer's own name, offered once the dialog opens; they may type another.
+  useEffect(() => {
+    if (open) setName((current) => current || user.value?.name || '');
+  }, [open]);
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={`Countersign ${count} ${count === 1 ? 'form' : 'forms'}`}
+      description="Your typed name signs each form for your organization. Each packet then carries both signatures and goes to its company."
+    >
+      <form
+        id={formId}
+        className="verification__decline"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!name.trim()) {
+            setError('Your name is required');
+            return;
+          }
+          onCountersign(name.trim());
+          setError(undefined);
+        }}
+      >
+        <Field
+          label="Your full name (your signature)"
+          required
+          maxLength={120}
+          autoComplete="name"
+          value={name}
+          error={error}
+          onChange={(e) => {
+            setName(e.currentTarget.value);
+            setError(undefined);
+          }}
+        />
+        <div className="verification__dialog-buttons">
+          <Button type="button" variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy}>
+            Countersign
           </Button>
         </div>
       </form>
