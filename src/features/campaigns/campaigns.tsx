@@ -4,17 +4,12 @@ import { createCampaign, deleteCampaign, listCampaigns, updateCampaign } from '.
 import { errorMessage } from '../../api/client.ts';
 import { type Campaign, campaignTexts } from '../../contract/campaigns.ts';
 import { can } from '../../contract/index.ts';
-import {
-  currentLevel,
-  currentOrganization,
-  organizationLoading,
-  startOrganization,
-} from '../../state/organization.ts';
-import { initSession, isSuperUser } from '../../state/session.ts';
+import { currentLevel } from '../../state/organization.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
 import { Field, TextAreaField } from '../../ui/field.tsx';
+import { OrganizationPage } from '../../ui/organization-page.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { CompanyField } from '../match-request/company-field.tsx';
 import {
@@ -36,34 +31,15 @@ const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
  */
 export function Campaigns() {
   useSignals();
-  // A page embedding only this element starts the session and organization itself (no-ops in the portal).
-  useEffect(() => {
-    void initSession().then(() => startOrganization());
-  }, []);
-  const organization = currentOrganization.value;
   return (
-    <section className="campaigns" aria-labelledby="campaigns-title" part="base">
-      <header className="campaigns__header" part="header">
-        <h1 id="campaigns-title" className="campaigns__title">
-          {campaignTexts.heading}
-        </h1>
-        {organization ? <p className="campaigns__organization">{organization.name}</p> : null}
-      </header>
-      {organization ? (
+    <OrganizationPage title={campaignTexts.heading} className="campaigns">
+      {(organization) => (
         <CampaignTable
-          key={organization.id}
           organizationId={organization.id}
           canChange={can(currentLevel.value ?? 'none', 'campaigns.change')}
         />
-      ) : organizationLoading.value ? (
-        <Spinner label="Loading organization..." />
-      ) : (
-        <p className="muted">
-          {campaignTexts.noOrganization}
-          {isSuperUser.value ? ' Search for an organization in the picker above.' : ''}
-        </p>
       )}
-    </section>
+    </OrganizationPage>
   );
 }
 

@@ -16,17 +16,12 @@ import {
   payoutTargets,
   skipTarget,
 } from '../../contract/payouts.ts';
-import {
-  currentLevel,
-  currentOrganization,
-  organizationLoading,
-  startOrganization,
-} from '../../state/organization.ts';
-import { initSession, isSuperUser } from '../../state/session.ts';
+import { currentLevel } from '../../state/organization.ts';
 import { toast } from '../../state/toasts.ts';
 import { Badge, type BadgeVariant } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
+import { OrganizationPage } from '../../ui/organization-page.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { formatGiftDay } from '../common.ts';
 import { formatAmount } from '../donations/donations-query.ts';
@@ -50,33 +45,15 @@ const outcomeLabels: Record<PayoutPreviewLine['outcome'], { label: string; varia
 /** Payouts received (/portal/payouts): disbursement reports matched to match requests. */
 export function Payouts() {
   useSignals();
-  useEffect(() => {
-    void initSession().then(() => startOrganization());
-  }, []);
-  const organization = currentOrganization.value;
   return (
-    <section className="payouts" aria-labelledby="payouts-title">
-      <header className="payouts__header" part="header">
-        <h1 id="payouts-title" className="payouts__title">
-          Payouts Received
-        </h1>
-        {organization ? <p className="payouts__organization">{organization.name}</p> : null}
-      </header>
-      {organization ? (
+    <OrganizationPage title="Payouts Received" className="payouts">
+      {(organization) => (
         <Screen
-          key={organization.id}
           organization={organization}
           canWrite={can(currentLevel.value ?? 'none', 'donations.change')}
         />
-      ) : organizationLoading.value ? (
-        <Spinner label="Loading organization..." />
-      ) : (
-        <p className="muted">
-          {payoutMessages.noOrganization}
-          {isSuperUser.value ? ' Search for an organization in the picker above.' : ''}
-        </p>
       )}
-    </section>
+    </OrganizationPage>
   );
 }
 

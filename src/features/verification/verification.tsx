@@ -9,17 +9,13 @@ import {
   type VerificationQueueResponse,
   verificationMessages,
 } from '../../contract/verification.ts';
-import {
-  currentLevel,
-  currentOrganization,
-  organizationLoading,
-  startOrganization,
-} from '../../state/organization.ts';
-import { initSession, isSuperUser, user } from '../../state/session.ts';
+import { currentLevel } from '../../state/organization.ts';
+import { user } from '../../state/session.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
 import { Field, TextAreaField } from '../../ui/field.tsx';
+import { OrganizationPage } from '../../ui/organization-page.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { formatGiftDay } from '../common.ts';
 import { formatAmount } from '../donations/donations-query.ts';
@@ -37,34 +33,16 @@ const dayOf = (day: string) => formatGiftDay(`${day}T12:00:00Z`);
 /** The verification queue (/portal/verification): matches waiting on the nonprofit, worked in bulk. */
 export function Verification({ rowActions }: VerificationProps) {
   useSignals();
-  useEffect(() => {
-    void initSession().then(() => startOrganization());
-  }, []);
-  const organization = currentOrganization.value;
   return (
-    <section className="verification" aria-labelledby="verification-title">
-      <header className="verification__header" part="header">
-        <h1 id="verification-title" className="verification__title">
-          Verification Queue
-        </h1>
-        {organization ? <p className="verification__organization">{organization.name}</p> : null}
-      </header>
-      {organization ? (
+    <OrganizationPage title="Verification Queue" className="verification">
+      {(organization) => (
         <Queue
-          key={organization.id}
           organization={organization}
           canWrite={can(currentLevel.value ?? 'none', 'donations.change')}
           rowActions={rowActions}
         />
-      ) : organizationLoading.value ? (
-        <Spinner label="Loading organization..." />
-      ) : (
-        <p className="muted">
-          {verificationMessages.noOrganization}
-          {isSuperUser.value ? ' Search for an organization in the picker above.' : ''}
-        </p>
       )}
-    </section>
+    </OrganizationPage>
   );
 }
 
