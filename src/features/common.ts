@@ -52,3 +52,20 @@ export function formatGiftDay(iso: string): string {
   const day = giftDay(iso);
   return day ? dayFormat.format(new Date(`${day}T00:00:00Z`)) : iso;
 }
+
+/**
+ * Saves a file the API answered (a packet, an export) under `fileName`, through a hidden link
+ * appended inside `root` (the element's shadow root, where the click is allowed) or the document.
+ * The URL is kept a minute after the click, for slow disks.
+ */
+export function saveBlob(blob: Blob, fileName: string, root?: ShadowRoot | HTMLElement | null): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.hidden = true;
+  (root ?? document.body).append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

@@ -21,7 +21,7 @@ import { Field } from '../../ui/field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { StatusBadge } from '../../ui/status-badge.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
-import { formatGiftDay } from '../common.ts';
+import { formatGiftDay, saveBlob } from '../common.ts';
 import { CompanyField } from '../match-request/company-field.tsx';
 import { type BillingAction, billingQuestion, confirmStatusOf, matchActions, matchTexts } from './actions.ts';
 import {
@@ -353,17 +353,7 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
   const packet = () =>
     run('packet', async () => {
       try {
-        const blob = await downloadPacket(donation.id);
-        const url = URL.createObjectURL(blob);
-        const link = document.createElement('a');
-        link.href = url;
-        link.download = packetFileName(donation.id);
-        link.hidden = true;
-        (root ?? document.body).append(link);
-        link.click();
-        link.remove();
-        // The browser has the file once the click is handled; keep the URL a little for slow disks.
-        setTimeout(() => URL.revokeObjectURL(url), 60_000);
+        saveBlob(await downloadPacket(donation.id), packetFileName(donation.id), root);
       } catch (error) {
         toast({
           title: 'Failed to download packet.',

@@ -12,6 +12,7 @@ import { Button } from '../../ui/button.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { Field } from '../../ui/field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
+import { saveBlob } from '../common.ts';
 
 /** Whether the match dialog shows the Signed Form tab: a forms company, or a signature status. */
 export function showsSignedForm(donation: Donation): boolean {
@@ -87,16 +88,7 @@ export function SignedForm({ donation, onChanged }: { donation: Donation; onChan
   const download = async () => {
     setBusy('download');
     try {
-      const blob = await downloadPacket(donation.id);
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = packetFileName(donation.id);
-      link.hidden = true;
-      (root ?? document.body).append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      saveBlob(await downloadPacket(donation.id), packetFileName(donation.id), root);
     } catch (error) {
       toast({
         title: 'Failed to download packet.',
