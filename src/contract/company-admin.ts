@@ -35,6 +35,10 @@ export const CompanyProgramme = z.object({
     z.number().check(z.int(), z.gte(1, 'At least 1 day'), z.lte(3650, 'At most 3650 days')),
   ),
   csr_vendor: optionalText(100),
+  /** Where signed forms are emailed (e-sign companies that take forms by email), or null. */
+  forms_email: optionalText(254),
+  /** Where original-signature packets are posted (the cover letter's address), or null. */
+  forms_address: optionalText(1000),
   categories: z.array(z.number()).check(
     z.maxLength(categories.length),
     z.refine((ids) => ids.every((id) => categoryIds.has(id)), 'Not a category of the catalogue'),
@@ -57,6 +61,8 @@ export const programmeFieldLabels: Record<ProgrammeField, string> = {
   deadline_rule: 'Deadline rule',
   deadline_days: 'Deadline days',
   csr_vendor: 'CSR vendor',
+  forms_email: 'Forms email',
+  forms_address: 'Forms mailing address',
   categories: 'Categories',
 };
 
@@ -64,6 +70,7 @@ export const companyMessages = {
   minAboveMax: 'The minimum cannot be above the maximum.',
   deadlineDays: 'Give the number of days after the gift for this deadline rule.',
   url: 'The URL must start with http:// or https://',
+  formsEmail: 'The forms email must be an email address.',
   nothingSuggested: 'Change at least one field to suggest a correction.',
 } as const;
 
@@ -80,6 +87,7 @@ export function programmeProblem(p: CompanyProgramme): string | undefined {
     return companyMessages.minAboveMax;
   if (p.deadline_rule === 'days-after-gift' && p.deadline_days === null) return companyMessages.deadlineDays;
   if (p.url && !/^https?:\/\/\S+$/i.test(p.url)) return companyMessages.url;
+  if (p.forms_email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(p.forms_email)) return companyMessages.formsEmail;
   return undefined;
 }
 

@@ -66,6 +66,8 @@ function programmeOf(row: CompanyRow): CompanyProgramme {
     deadline_rule: row.deadline_rule as CompanyProgramme['deadline_rule'],
     deadline_days: row.deadline_days,
     csr_vendor: row.csr_vendor,
+    forms_email: row.forms_email,
+    forms_address: row.forms_address,
     categories: [...row.categories].sort((a, b) => a - b),
   };
 }

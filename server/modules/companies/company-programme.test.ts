@@ -122,6 +122,7 @@ describe('saving a company', () => {
       [{ categories: [5] }, /Not a category/],
       [{ match_ratio: 0 }, /match ratio/],
       [{ url: 'javascript:alert(1)' }, /http/],
+      [{ forms_email: 'not an address' }, /forms email/],
     ];
     for (const [change, message] of cases) {
       const res = await call(t.app, 'PUT', `/api/companies/${harbor.id}`, {
@@ -134,6 +135,28 @@ describe('saving a company', () => {
     const missing = await call(t.app, 'PUT', '/api/companies/999999', { token: tokens.super, body: base });
     expect(missing.status).toBe(404);
     expect(missing.json.message).toBe('Company with id 999999 not found');
+  });
+
+  it('keeps where signed forms go: the forms email and the mailing address, with history', async () => {
+    const body: CompanyProgramme = {
+      ...programmeOf(harbor),
+      forms_email: 'matching@harbor.example.com',
+      forms_address: 'Matching Gifts\n1 Harbor Way\nPortland, ME 04101',
+    };
+    const res = await call(t.app, 'PUT', `/api/companies/${harbor.id}`, { token: tokens.super, body });
+    expect(res.status).toBe(200);
+    expect(res.json.company).toMatchObject({
+      forms_email: 'matching@harbor.example.com',
+      forms_address: 'Matching Gifts\n1 Harbor Way\nPortland, ME 04101',
+    });
+    const [row] = await t.db.select().from(companies).where(eq(companies.id, harbor.id));
+    expect(row?.forms_email).toBe('matching@harbor.example.com');
+    expect(res.json.history[0].changes.map((c: { field: string }) => c.field).sort()).toEqual(
+      ['forms_address', 'forms_email'].filter(
+        (f) => (harbor as Record<string, unknown>)[f] !== (body as Record<string, unknown>)[f],
+      ),
+    );
+    harbor = res.json.company;
   });
 });
 

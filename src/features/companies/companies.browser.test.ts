@@ -29,6 +29,8 @@ const company = (id: number, name: string): CompanyDetail => ({
   deadline_rule: 'year-end',
   deadline_days: null,
   csr_vendor: null,
+  forms_email: null,
+  forms_address: null,
   categories: [1, 44],
 });
 

@@ -384,6 +384,26 @@ function CompanyDialog({
               onChange={(e) => set('url', e.target.value)}
             />
           </div>
+          <div className="company-form__grid">
+            <Field
+              label="Forms email"
+              type="email"
+              hint="Signed forms are emailed here once countersigned."
+              value={form.forms_email}
+              readOnly={readOnly}
+              maxLength={254}
+              onChange={(e) => set('forms_email', e.target.value)}
+            />
+            <TextAreaField
+              label="Forms mailing address"
+              hint="Printed on the cover letter of original-signature packets."
+              value={form.forms_address}
+              readOnly={readOnly}
+              maxLength={1000}
+              rows={3}
+              onChange={(e) => set('forms_address', e.target.value)}
+            />
+          </div>
           <TextAreaField
             label="Guide"
             value={form.guide}

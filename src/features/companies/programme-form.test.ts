@@ -14,6 +14,8 @@ const programme: CompanyProgramme = {
   deadline_rule: 'days-after-gift',
   deadline_days: 90,
   csr_vendor: 'Benevity',
+  forms_email: 'matching@example.com',
+  forms_address: '1 Main St\nSpringfield',
   categories: [44, 1],
 };
 

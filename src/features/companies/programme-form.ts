@@ -13,6 +13,8 @@ export type ProgrammeForm = {
   deadline_rule: string;
   deadline_days: string;
   csr_vendor: string;
+  forms_email: string;
+  forms_address: string;
   categories: number[];
 };
 
@@ -31,6 +33,8 @@ export function toForm(p: CompanyProgramme): ProgrammeForm {
     deadline_rule: p.deadline_rule,
     deadline_days: p.deadline_days === null ? '' : String(p.deadline_days),
     csr_vendor: p.csr_vendor ?? '',
+    forms_email: p.forms_email ?? '',
+    forms_address: p.forms_address ?? '',
     categories: [...p.categories],
   };
 }
@@ -77,6 +81,8 @@ export function fromForm(
       deadline_rule: form.deadline_rule as CompanyProgramme['deadline_rule'],
       deadline_days: form.deadline_rule === 'days-after-gift' ? Number(days) : null,
       csr_vendor: text(form.csr_vendor),
+      forms_email: text(form.forms_email),
+      forms_address: text(form.forms_address),
       categories: [...form.categories].sort((a, b) => a - b),
     },
   };
