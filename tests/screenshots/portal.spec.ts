@@ -18,7 +18,11 @@ for (const width of [1280, 390]) {
       await page.goto(route.path);
       await expect(page.getByText(route.ready).filter({ visible: true }).first()).toBeVisible();
       await expect(page.getByText(/^Loading/)).toHaveCount(0);
-      await page.screenshot({ path: `${out}/${route.name}-${width}.png`, fullPage: true });
+      await page.screenshot({
+        path: `${out}/${route.name}-${width}.png`,
+        fullPage: true,
+        animations: 'disabled',
+      });
     });
   }
 }
