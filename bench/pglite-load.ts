@@ -5,8 +5,8 @@
  *   npm run bench:pglite-load -- [--matches 100000] [--duration 30] [--connections 50] [--runs 50]
  *
  * It creates a fresh data directory in the system's temporary folder (the demo seed, then the
- * matches with set-based SQL, the triggers' running counts kept as usual), starts the server the
- * way `server/main.ts` does (startServer on 127.0.0.1, a free port), signs in as the demo admin and
+ * matches with set-based SQL, the triggers' running counts kept as usual), starts the real server
+ * (`server/main.ts` in its own process, on 127.0.0.1 and a free port), signs in as the demo admin and
  * prints, each beside its goal:
  *   (a) the donations list call alone: p50 over `--runs` sequential requests (goal ≤ 60 ms);
  *   (b) `--connections` connections for `--duration` s on the same call: errors, timeouts,
@@ -14,10 +14,12 @@
  * PGlite is one connection: every request queues behind the others, so (b) shows how the
  * per-request SQL time adds up.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
@@ -25,8 +27,6 @@ import { loadConfig } from '../server/config.ts';
 import { openConfiguredDatabase } from '../server/db/client.ts';
 import { queryRows } from '../server/db/rows.ts';
 import { demoOrganizationNames, demoPassword, seedDemo } from '../server/db/seed.ts';
-import { memoryLogger } from '../server/http/logger.ts';
-import { startServer } from '../server/serve.ts';
 import { ms } from './shared.ts';
 
 const { values } = parseArgs({
@@ -35,6 +35,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '30' },
     connections: { type: 'string', default: '50' },
     runs: { type: 'string', default: '50' },
+    /** Seconds of the same load before (b) is measured (a fresh process's JIT and caches warm up). */
+    warmup: { type: 'string', default: '10' },
     /** Extra query string for the list call (e.g. `page=400` or `sort_field=amount`). */
     query: { type: 'string', default: '' },
   },
@@ -48,6 +50,8 @@ const matches = whole('matches');
 const duration = whole('duration');
 const connections = whole('connections');
 const runs = whole('runs');
+const warmup = Number(values.warmup);
+if (!Number.isSafeInteger(warmup) || warmup < 0) throw new Error('--warmup must be a whole number of seconds');
 
 const started = performance.now();
 const step = (label: string) =>
@@ -59,7 +63,7 @@ const load = () =>
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'twofold-pglite-load-'));
 const port = await freePort();
-const config = loadConfig({
+const serverEnv = {
   DATA_DIR: dataDir,
   HOST: '127.0.0.1',
   PORT: String(port),
@@ -67,7 +71,9 @@ const config = loadConfig({
   SEED_DEMO: 'false',
   // The sign-in limit is per address; one sign-in is all the bench does, but keep it out of the way.
   RATE_LIMIT_PER_IP: '1000',
-});
+};
+const config = loadConfig(serverEnv);
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 try {
   const database = await openConfiguredDatabase(config);
@@ -83,9 +89,26 @@ try {
   await database.db.execute(sql`vacuum analyze`);
   step(`inserted ${matches.toLocaleString('en-US')} matches in Hope Harbor, vacuumed and analyzed`);
 
-  const running = await startServer({ config, database, logger: memoryLogger() });
-  const base = `http://127.0.0.1:${running.port}`;
+  await database.close();
+
+  // The real server in its own process (what `npm run server` runs), so the load generator does
+  // not share its event loop with the server and PGlite.
+  const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'main.ts')], {
+    cwd: root,
+    // PGlite and local files whatever this shell's environment says.
+    env: { ...process.env, DATABASE_URL: '', S3_BUCKET: '', ...serverEnv },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
   try {
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      server.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Twofold is running')) resolve();
+      });
+      server.once('exit', (code) => reject(new Error(`the server exited (${code}):\n${output}`)));
+    });
     const login = await fetch(`${base}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -104,7 +127,8 @@ try {
     // (a) One request at a time, after a few warm-ups.
     await cannon({ url, headers, connections: 1, amount: 5 });
     const alone = await cannon({ url, headers, connections: 1, amount: runs });
-    // (b) Many connections at once.
+    // (b) Many connections at once, after the same load unmeasured for --warmup seconds.
+    if (warmup > 0) await cannon({ url, headers, connections, duration: warmup });
     const loadBefore = load();
     const busy = await cannon({ url, headers, connections, duration });
 
@@ -113,7 +137,7 @@ try {
     row('p50', ms(alone.latency.p50), '≤ 60 ms', alone.latency.p50 <= 60);
     row('p99', ms(alone.latency.p99), '', undefined);
     row('errors / non-2xx', `${alone.errors} / ${alone.non2xx}`, '0', alone.errors + alone.non2xx === 0);
-    console.log(`\n(b) ${connections} connections for ${duration} s`);
+    console.log(`\n(b) ${connections} connections for ${duration} s (after ${warmup} s unmeasured)`);
     row('errors', String(busy.errors), '0', busy.errors === 0);
     row('timeouts', String(busy.timeouts), '0', busy.timeouts === 0);
     row('non-2xx', String(busy.non2xx), '0', busy.non2xx === 0);
@@ -122,7 +146,8 @@ try {
     row('requests/s', busy.requests.average.toFixed(1), '', undefined);
     row('requests', String(busy.requests.total), '', undefined);
   } finally {
-    await running.shutdown();
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
   }
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
