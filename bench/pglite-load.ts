@@ -142,7 +142,10 @@ try {
     row('timeouts', String(busy.timeouts), '0', busy.timeouts === 0);
     row('non-2xx', String(busy.non2xx), '0', busy.non2xx === 0);
     row('p50', ms(busy.latency.p50), '', undefined);
+    row('p90', ms(busy.latency.p90), '', undefined);
+    row('p97.5', ms(busy.latency.p97_5), '', undefined);
     row('p99', ms(busy.latency.p99), '≤ 1500 ms', busy.latency.p99 <= 1500);
+    row('max', ms(busy.latency.max), '', undefined);
     row('requests/s', busy.requests.average.toFixed(1), '', undefined);
     row('requests', String(busy.requests.total), '', undefined);
   } finally {
