@@ -1,0 +1,244 @@
+/**
+ * The embedded default under load: the real server over HTTP on a PGlite data directory holding
+ * `--matches` matches in ONE organization (Hope Harbor), measured with autocannon.
+ *
+ *   npm run bench:pglite-load -- [--matches 100000] [--duration 30] [--connections 50] [--runs 50]
+ *
+ * It creates a fresh data directory in the system's temporary folder (the demo seed, then the
+ * matches with set-based SQL, the triggers' running counts kept as usual), starts the real server
+ * (`server/main.ts` in its own process, on 127.0.0.1 and a free port), signs in as the demo admin and
+ * prints, each beside its goal:
+ *   (a) the donations list call alone: p50 over `--runs` sequential requests (goal ≤ 60 ms);
+ *   (b) `--connections` connections for `--duration` s on the same call: errors, timeouts,
+ *       p50/p99 latency and requests/s (goal: 0 errors, 0 timeouts, p99 ≤ 1.5 s).
+ * PGlite is one connection: every request queues behind the others, so (b) shows how the
+ * per-request SQL time adds up.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import { loadConfig } from '../server/config.ts';
+import { openConfiguredDatabase } from '../server/db/client.ts';
+import { queryRows } from '../server/db/rows.ts';
+import { demoOrganizationNames, demoPassword, seedDemo } from '../server/db/seed.ts';
+import { ms } from './shared.ts';
+
+const { values } = parseArgs({
+  options: {
+    matches: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '30' },
+    connections: { type: 'string', default: '50' },
+    runs: { type: 'string', default: '50' },
+    /** Seconds of the same load before (b) is measured (a fresh process's JIT and caches warm up). */
+    warmup: { type: 'string', default: '10' },
+    /** Extra query string for the list call (e.g. `page=400` or `sort_field=amount`). */
+    query: { type: 'string', default: '' },
+  },
+});
+const whole = (name: keyof typeof values) => {
+  const n = Number(values[name]);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`--${name} must be a positive whole number`);
+  return n;
+};
+const matches = whole('matches');
+const duration = whole('duration');
+const connections = whole('connections');
+const runs = whole('runs');
+const warmup = Number(values.warmup);
+if (!Number.isSafeInteger(warmup) || warmup < 0) throw new Error('--warmup must be a whole number of seconds');
+
+const started = performance.now();
+const step = (label: string) =>
+  console.log(`${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s  ${label}`);
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'twofold-pglite-load-'));
+const port = await freePort();
+const serverEnv = {
+  DATA_DIR: dataDir,
+  HOST: '127.0.0.1',
+  PORT: String(port),
+  JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-signing',
+  SEED_DEMO: 'false',
+  // The sign-in limit is per address; one sign-in is all the bench does, but keep it out of the way.
+  RATE_LIMIT_PER_IP: '1000',
+};
+const config = loadConfig(serverEnv);
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+try {
+  const database = await openConfiguredDatabase(config);
+  await database.migrate();
+  await seedDemo(database.db);
+  step(`migrated and seeded the demo data in ${dataDir}/pglite (load ${load()})`);
+  const [org] = await queryRows<{ id: number }>(
+    database.db,
+    sql`select id from organizations where name = ${demoOrganizationNames.hopeHarbor}`,
+  );
+  if (!org) throw new Error('the demo seed has no Hope Harbor');
+  await insertMatches(database, org.id, matches);
+  await database.db.execute(sql`vacuum analyze`);
+  step(`inserted ${matches.toLocaleString('en-US')} matches in Hope Harbor, vacuumed and analyzed`);
+
+  await database.close();
+
+  // The real server in its own process (what `npm run server` runs), so the load generator does
+  // not share its event loop with the server and PGlite.
+  const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'main.ts')], {
+    cwd: root,
+    // PGlite and local files whatever this shell's environment says.
+    env: { ...process.env, DATABASE_URL: '', S3_BUCKET: '', ...serverEnv },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      server.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Twofold is running')) resolve();
+      });
+      server.once('exit', (code) => reject(new Error(`the server exited (${code}):\n${output}`)));
+    });
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@twofold.test', password: demoPassword }),
+    });
+    if (login.status !== 200) throw new Error(`sign-in failed (${login.status})`);
+    const token = ((await login.json()) as { access_token: string }).access_token;
+    const url = `${base}/api/organization/${org.id}/donation${values.query ? `?${values.query}` : ''}`;
+    const headers = { authorization: `Bearer ${token}` };
+    const check = await fetch(url, { headers });
+    if (check.status !== 200)
+      throw new Error(`the list call answered ${check.status}: ${await check.text()}`);
+    const body = (await check.json()) as { total: number; donations: unknown[] };
+    step(`server on ${base}; GET ${url.slice(base.length)} lists ${body.donations.length} of ${body.total}`);
+
+    // (a) One request at a time, after a few warm-ups.
+    await cannon({ url, headers, connections: 1, amount: 5 });
+    const alone = await cannon({ url, headers, connections: 1, amount: runs });
+    // (b) Many connections at once, after the same load unmeasured for --warmup seconds.
+    if (warmup > 0) await cannon({ url, headers, connections, duration: warmup });
+    const loadBefore = load();
+    const busy = await cannon({ url, headers, connections, duration });
+
+    console.log(`\nLoad average (1, 5, 15 min): ${loadBefore} before (b), ${load()} after.`);
+    console.log(`\n(a) list call alone, ${runs} sequential requests`);
+    row('p50', ms(alone.latency.p50), '≤ 60 ms', alone.latency.p50 <= 60);
+    row('p99', ms(alone.latency.p99), '', undefined);
+    row('errors / non-2xx', `${alone.errors} / ${alone.non2xx}`, '0', alone.errors + alone.non2xx === 0);
+    console.log(`\n(b) ${connections} connections for ${duration} s (after ${warmup} s unmeasured)`);
+    row('errors', String(busy.errors), '0', busy.errors === 0);
+    row('timeouts', String(busy.timeouts), '0', busy.timeouts === 0);
+    row('non-2xx', String(busy.non2xx), '0', busy.non2xx === 0);
+    row('p50', ms(busy.latency.p50), '', undefined);
+    row('p90', ms(busy.latency.p90), '', undefined);
+    row('p97.5', ms(busy.latency.p97_5), '', undefined);
+    row('p99', ms(busy.latency.p99), '≤ 1500 ms', busy.latency.p99 <= 1500);
+    row('max', ms(busy.latency.max), '', undefined);
+    row('requests/s', busy.requests.average.toFixed(1), '', undefined);
+    row('requests', String(busy.requests.total), '', undefined);
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  }
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+function row(label: string, figure: string, goal: string, met: boolean | undefined) {
+  const verdict = met === undefined ? '' : met ? 'met' : 'MISSED';
+  console.log(`  ${label.padEnd(18)} ${figure.padStart(12)}   ${goal.padEnd(10)} ${verdict}`);
+}
+
+function cannon(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon({ timeout: 10, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+/**
+ * The matches, with set-based SQL: donors (one per four gifts), companies from the catalogue
+ * (one gift in eleven with a free-text employer), statuses, amounts and dates drawn like
+ * bench/generate.ts draws them. In batches, so PGlite's memory stays small.
+ */
+async function insertMatches(
+  database: Awaited<ReturnType<typeof openConfiguredDatabase>>,
+  orgId: number,
+  count: number,
+) {
+  const donorCount = Math.max(100, Math.round(count / 4));
+  await database.db.transaction(async (tx) => {
+    await tx.execute(sql`
+      insert into donors (organization_id, name, email)
+      select ${orgId},
+             (array['Ava','Ben','Chloe','Diego','Emma','Farah','Gus','Hana','Ivan','Jade','Kofi','Lena','Mateo','Nia','Omar','Priya'])[1 + g % 16]
+               || ' ' ||
+             (array['Smith','Garcia','Chen','Okafor','Novak','Patel','Kim','Rossi','Dubois','Silva','Haddad','Berg'])[1 + (g / 16) % 12]
+               || ' ' || g,
+             'bench-donor' || g || '@example.org'
+      from generate_series(1, ${donorCount}) g`);
+  });
+  // Numbered lookups for the set-based insert (temporary: this session only).
+  await database.db.execute(sql`
+    create temporary table bench_donors as
+    select row_number() over (order by id) - 1 as n, id from donors
+    where organization_id = ${orgId} and email like 'bench-donor%'`);
+  await database.db.execute(sql`
+    create temporary table bench_companies as
+    select row_number() over (order by id) - 1 as n, id, name from companies`);
+  await database.db.execute(sql`create index on bench_donors (n)`);
+  await database.db.execute(sql`create index on bench_companies (n)`);
+  await database.db.execute(sql`analyze bench_donors`);
+  await database.db.execute(sql`analyze bench_companies`);
+  const batch = 20_000;
+  for (let first = 1; first <= count; first += batch) {
+    const last = Math.min(count, first + batch - 1);
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`
+        insert into donations (organization_id, donor_id, company_id, company_name, amount_cents,
+                               matched_cents, donated_at, transaction_id, status_id, custom)
+        select ${orgId}, d.id,
+               case when g % 11 = 0 then null else c.id end,
+               case when g % 11 = 0 then 'Employer ' || (g % 997) else c.name end,
+               amount, amount, ts, 'bench-' || g, s.status_id,
+               case when g % 5 = 0 then jsonb_build_object('campaign', 'Spring ' || (g % 4)) else '{}'::jsonb end
+        from (
+          select g,
+                 (500 + (g * 7919) % 20000 + case when g % 50 = 0 then 250000 else 0 end)::int as amount,
+                 now() - ((g * 104729) % (3 * 365 * 86400)) * interval '1 second' as ts,
+                 (g * 31) % ${donorCount} as donor_n,
+                 (g * 17) % (select count(*) from bench_companies) as company_n,
+                 1 + (g * 13) % 28 as status_n
+          from generate_series(${first}::bigint, ${last}::bigint) g
+        ) x
+        join bench_donors d on d.n = x.donor_n
+        join bench_companies c on c.n = x.company_n
+        join (select row_number() over () as n, s as status_id
+              from unnest(array[1,2,3,4,4,4,5,6,7,7,7,8,8,9,10,11,13,16,19,20,20,21,22,23,24,25,28,28]) s) s
+          on s.n = x.status_n`);
+    });
+    step(`  ${last.toLocaleString('en-US')} matches`);
+  }
+}
