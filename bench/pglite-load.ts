@@ -51,7 +51,8 @@ const duration = whole('duration');
 const connections = whole('connections');
 const runs = whole('runs');
 const warmup = Number(values.warmup);
-if (!Number.isSafeInteger(warmup) || warmup < 0) throw new Error('--warmup must be a whole number of seconds');
+if (!Number.isSafeInteger(warmup) || warmup < 0)
+  throw new Error('--warmup must be a whole number of seconds');
 
 const started = performance.now();
 const step = (label: string) =>
