@@ -149,12 +149,19 @@ export function Chart({
       if (link) navigate(link);
     };
     plot.over.addEventListener('click', onClick);
+    // Resized in the next frame, not inside the observer's callback: resizing the plot there would
+    // change what is observed within the same frame (the browser's 'ResizeObserver loop' error).
+    let frame = 0;
     const observer = new ResizeObserver(() => {
-      const next = width();
-      if (next !== plot.width) plot.setSize({ width: next, height: chartHeight });
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => {
+        const next = width();
+        if (next !== plot.width) plot.setSize({ width: next, height: chartHeight });
+      });
     });
     observer.observe(element);
     return () => {
+      cancelAnimationFrame(frame);
       observer.disconnect();
       plot.over.removeEventListener('click', onClick);
       plot.destroy();

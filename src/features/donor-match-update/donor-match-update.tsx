@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import {
   clearDonorSession,
@@ -313,7 +313,8 @@ function EditForm({
 
   const emailChanged = values.email.trim().toLowerCase() !== saved.donor.email.toLowerCase();
 
-  useEffect(() => {
+  // Focus moves to the first invalid field as the errors render (before paint, on React and Preact alike).
+  useLayoutEffect(() => {
     if (Object.keys(errors).length)
       formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [errors]);

@@ -226,6 +226,8 @@ describe('<twofold-template-editor>', () => {
     (button(root, 'Save') as HTMLButtonElement).click();
     await toastText(toasts, 'Template saved successfully');
     const live = [...root.querySelectorAll<HTMLInputElement>('input[role="switch"]')][0] as HTMLInputElement;
+    // The switch is disabled while the save is still finishing (its toast can come first).
+    await waitFor(() => !live.disabled, 'the Live switch enabled after saving');
     live.click();
     await toastText(toasts, 'Template enabled');
     setValue(control(root, 'Subject'), 'Bad {{nope}}');
