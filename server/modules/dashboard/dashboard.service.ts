@@ -458,8 +458,12 @@ async function forecastRows(db: Queryable, orgIds: number[], from: string, to: s
           from (${awaitingPaymentDays(edge)}) edge`);
   const rows = await queryRows<{ month: string; expected: string | number; count: string | number }>(
     db,
-    sql`with days as (${sql.join(parts, sql` union all `)}),
-             delays as (${payoutDelays(sql`select distinct company_id from days where count <> 0`)})
+    // Added up by company and day first (a few hundred rows), then each day given its month.
+    sql`with days as (select company_id, sent_day, sum(count) as count, sum(matched_cents) as matched_cents
+                        from (${sql.join(parts, sql` union all `)}) parts
+                       group by 1, 2
+                      having sum(count) <> 0),
+             delays as (${payoutDelays(sql`select company_id from days`)})
         select ${expectedMonth(sql`days.sent_day`, sql`delays.days`, now)} as month,
                coalesce(sum(days.matched_cents), 0) as expected, sum(days.count) as count
           from days left join delays on delays.company_id = days.company_id
