@@ -77,6 +77,10 @@ BEGIN
   IF cardinality(touched) = 0 THEN
     RETURN NULL;
   END IF;
+  -- The matches' rows locked first (in id order), so a concurrent update or delete of one of them
+  -- waits for this transaction, and this statement, if it waited, reads what that one committed:
+  -- the two never move the same match from two different pictures of it.
+  PERFORM 1 FROM donations WHERE id = ANY (touched) ORDER BY id FOR NO KEY UPDATE;
   WITH moved AS (
     SELECT d.organization_id, date_trunc('month', d.donated_at AT TIME ZONE 'UTC')::date AS month,
            coalesce(d.company_id, 0) AS company_id, d.matched_cents::bigint AS m,
