@@ -235,13 +235,17 @@ export async function insights(
     })
     .filter((b) => b.from <= b.to);
   const giftMonth = sql<string>`to_char(${donations.donated_at} at time zone 'UTC', 'YYYY-MM')`;
+  // The trend, the top companies and the forecast count gifts up to `to`; when none of these
+  // organizations' gifts is dated after it in its month (the usual case: `to` is today), the
+  // month's running totals are exactly those gifts, so they read it whole instead of its matches.
+  const readTo = await throughMonthEnd(db, orgIds, to);
   const [months, ageing, top, forecast, received] = await Promise.all([
     queryRows<{ month: string; requested: string; submitted: string; count: string }>(
       db,
       sql`select to_char(month, 'YYYY-MM') as month, coalesce(sum(matched_cents), 0) as requested,
                  coalesce(sum(matched_cents) filter (where status_id in (${submitted})), 0) as submitted,
                  coalesce(sum(count), 0) as count
-            from (${statusTotals(orgIds, from, to)}) totals
+            from (${statusTotals(orgIds, from, readTo)}) totals
            group by 1
           having sum(count) > 0
            order by 1`,
@@ -262,8 +266,8 @@ export async function insights(
             sql` union all `,
           ),
         ),
-    topCompanies(db, orgIds, from, to),
-    forecastRows(db, orgIds, from, to, now),
+    topCompanies(db, orgIds, from, readTo),
+    forecastRows(db, orgIds, from, readTo, now),
     // Received beside expected: the payments recorded from payout reports, by month of gift.
     db
       .select({ month: giftMonth, received: sql<number>`coalesce(sum(${donations.paid_cents}), 0)::bigint` })
@@ -374,6 +378,28 @@ async function topCompanies(db: Queryable, orgIds: number[], from: string, to: s
     submitted: Number(c.submitted) / 100,
     count: Number(c.count),
   }));
+}
+
+/**
+ * The last day of `to`'s month when the organizations have no gift dated after `to` in that
+ * month (an index probe), else `to`: reading up to either counts the same gifts.
+ */
+async function throughMonthEnd(db: Queryable, orgIds: number[], to: string): Promise<string> {
+  const end = addDays(to, 1);
+  const next = monthAfter(to);
+  if (end === next) return to;
+  const later = await db
+    .select({ id: donations.id })
+    .from(donations)
+    .where(
+      and(
+        inArray(donations.organization_id, orgIds),
+        gte(donations.donated_at, new Date(`${end}T00:00:00Z`)),
+        lt(donations.donated_at, new Date(`${next}T00:00:00Z`)),
+      ),
+    )
+    .limit(1);
+  return later.length > 0 ? to : addDays(next, -1);
 }
 
 /** `day` (yyyy-MM-dd) plus `n` days. */

@@ -370,6 +370,14 @@ describe("the top companies' monthly totals", () => {
     expect(await figures('2025-02-01', '2025-02-28')).toEqual([
       { name: 'Globex', requested: 500, submitted: 0, count: 1 },
     ]);
+    // Nothing after Feb 12 in February: the month is read whole, the same gifts.
+    expect(await figures('2025-02-01', '2025-02-12')).toEqual([
+      { name: 'Globex', requested: 500, submitted: 0, count: 1 },
+    ]);
+    // Mar 21 is after Mar 20 in March: that month's edge is read from the matches.
+    expect(await figures('2025-03-01', '2025-03-20')).toEqual([
+      { name: 'Acme', requested: 300, submitted: 0, count: 1 },
+    ]);
     // The trend reads the same way: whole February from the monthly totals, the edges by day.
     const trend = await insights(
       t.db,
