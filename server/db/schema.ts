@@ -1014,6 +1014,29 @@ export const donationCompanyMonthStats = pgTable(
 );
 
 /**
+ * The matches awaiting their company's payment (statuses 4 and 28), pre-added for the dashboard's
+ * forecast: per organization, UTC month of donation, company (company_id, or 0 when the match
+ * names no catalogue company) and the UTC day the match was last submitted (its last move to 4 or
+ * 28 in donation_status_history, else its last update), how many and their estimated match. Kept
+ * by triggers on donations and donation_status_history (custom migration), so the forecast adds
+ * a few hundred rows per month instead of reading every awaiting match; the expected month (day
+ * plus the company's learned delay, see expected-payment.ts) is worked out when read, so a change
+ * of a company's delay needs no rewrite here.
+ */
+export const donationAwaitingPaymentStats = pgTable(
+  'donation_awaiting_payment_stats',
+  {
+    organization_id: integer('organization_id').notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    company_id: integer('company_id').notNull(),
+    sent_day: date('sent_day', { mode: 'string' }).notNull(),
+    count: integer('count').notNull().default(0),
+    matched_cents: bigint('matched_cents', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organization_id, t.month, t.company_id, t.sent_day] })],
+);
+
+/**
  * A disbursement report uploaded on the payouts screen: what a company or its CSR vendor says it
  * paid. Confirming it writes its lines and marks the matched requests Match Completed.
  */

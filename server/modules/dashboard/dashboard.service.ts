@@ -1,5 +1,5 @@
 import { format, startOfYear } from 'date-fns';
-import { and, eq, gte, inArray, isNotNull, lte, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import {
   ageingBuckets,
   type FeatureRequestBody,
@@ -17,6 +17,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/rows.ts';
 import {
   companies,
+  donationAwaitingPaymentStats,
   donationCompanyMonthStats,
   donationDayStats,
   donationMonthStats,
@@ -25,7 +26,7 @@ import {
 } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { donationFilterConditions } from '../donations/donations.service.ts';
-import { expectedPayments } from '../donations/expected-payment.ts';
+import { awaitingPaymentDays, expectedMonth, payoutDelays } from '../donations/expected-payment.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
 
 const emptyGroups = (): GroupStats =>
@@ -53,30 +54,25 @@ export async function statistics(
     'filters[dateFrom]': from,
     'filters[dateTo]': to,
   });
-  const aggregates: Record<string, SQL<number>> = {};
-  for (const g of statusGroupIds) {
-    const inGroup = inArray(donationDayStats.status_id, [...statusGroups[g].statuses]);
-    aggregates[`${g}_count`] =
-      sql<number>`coalesce(sum(${donationDayStats.count}) filter (where ${inGroup}), 0)::bigint`;
-    aggregates[`${g}_sum`] =
-      sql<number>`coalesce(sum(${donationDayStats.amount_cents}) filter (where ${inGroup}), 0)::bigint`;
-    aggregates[`${g}_matched`] =
-      sql<number>`coalesce(sum(${donationDayStats.matched_cents}) filter (where ${inGroup}), 0)::bigint`;
-  }
-  // The running totals by day (kept by triggers on donations) cover the same UTC days the list's
-  // dateFrom/dateTo filter covers.
+  const aggregates: SQL[] = statusGroupIds.map((g) => {
+    const inGroup = sql`status_id in (${sql.join(
+      statusGroups[g].statuses.map((id) => sql`${id}`),
+      sql`, `,
+    )})`;
+    return sql`coalesce(sum(count) filter (where ${inGroup}), 0)::bigint as ${sql.raw(`${g}_count`)},
+               coalesce(sum(amount_cents) filter (where ${inGroup}), 0)::bigint as ${sql.raw(`${g}_sum`)},
+               coalesce(sum(matched_cents) filter (where ${inGroup}), 0)::bigint as ${sql.raw(`${g}_matched`)}`;
+  });
+  // The running totals (kept by triggers on donations) cover the same UTC days the list's
+  // dateFrom/dateTo filter covers: the whole months of the range from the monthly totals, the
+  // partial months at its edges from the daily ones.
   const [rows, names] = await Promise.all([
-    db
-      .select({ organization_id: donationDayStats.organization_id, ...aggregates })
-      .from(donationDayStats)
-      .where(
-        and(
-          inArray(donationDayStats.organization_id, orgIds),
-          gte(donationDayStats.day, from),
-          lte(donationDayStats.day, to),
-        ),
-      )
-      .groupBy(donationDayStats.organization_id),
+    queryRows<Record<string, unknown> & { organization_id: number }>(
+      db,
+      sql`select organization_id, ${sql.join(aggregates, sql`, `)}
+            from (${statusTotals(orgIds, from, to)}) totals
+           group by organization_id`,
+    ),
     db
       .select({ id: organizations.id, name: organizations.name })
       .from(organizations)
@@ -84,8 +80,8 @@ export async function statistics(
   ]);
   const total = emptyGroups();
   const perOrg = new Map<number, GroupStats>(orgIds.map((id) => [id, emptyGroups()]));
-  for (const row of rows as Array<Record<string, unknown> & { organization_id: number }>) {
-    const groups = perOrg.get(row.organization_id);
+  for (const row of rows) {
+    const groups = perOrg.get(Number(row.organization_id));
     if (!groups) continue;
     for (const g of statusGroupIds) add(groups, total, g, row);
   }
@@ -239,13 +235,17 @@ export async function insights(
     })
     .filter((b) => b.from <= b.to);
   const giftMonth = sql<string>`to_char(${donations.donated_at} at time zone 'UTC', 'YYYY-MM')`;
+  // The trend, the top companies and the forecast count gifts up to `to`; when none of these
+  // organizations' gifts is dated after it in its month (the usual case: `to` is today), the
+  // month's running totals are exactly those gifts, so they read it whole instead of its matches.
+  const readTo = await throughMonthEnd(db, orgIds, to);
   const [months, ageing, top, forecast, received] = await Promise.all([
     queryRows<{ month: string; requested: string; submitted: string; count: string }>(
       db,
       sql`select to_char(month, 'YYYY-MM') as month, coalesce(sum(matched_cents), 0) as requested,
                  coalesce(sum(matched_cents) filter (where status_id in (${submitted})), 0) as submitted,
                  coalesce(sum(count), 0) as count
-            from (${statusTotals(orgIds, from, to)}) totals
+            from (${statusTotals(orgIds, from, readTo)}) totals
            group by 1
           having sum(count) > 0
            order by 1`,
@@ -266,8 +266,8 @@ export async function insights(
             sql` union all `,
           ),
         ),
-    topCompanies(db, orgIds, from, to),
-    forecastRows(db, base, now),
+    topCompanies(db, orgIds, from, readTo),
+    forecastRows(db, orgIds, from, readTo, now),
     // Received beside expected: the payments recorded from payout reports, by month of gift.
     db
       .select({ month: giftMonth, received: sql<number>`coalesce(sum(${donations.paid_cents}), 0)::bigint` })
@@ -380,13 +380,35 @@ async function topCompanies(db: Queryable, orgIds: number[], from: string, to: s
   }));
 }
 
+/**
+ * The last day of `to`'s month when the organizations have no gift dated after `to` in that
+ * month (an index probe), else `to`: reading up to either counts the same gifts.
+ */
+async function throughMonthEnd(db: Queryable, orgIds: number[], to: string): Promise<string> {
+  const end = addDays(to, 1);
+  const next = monthAfter(to);
+  if (end === next) return to;
+  const later = await db
+    .select({ id: donations.id })
+    .from(donations)
+    .where(
+      and(
+        inArray(donations.organization_id, orgIds),
+        gte(donations.donated_at, new Date(`${end}T00:00:00Z`)),
+        lt(donations.donated_at, new Date(`${next}T00:00:00Z`)),
+      ),
+    )
+    .limit(1);
+  return later.length > 0 ? to : addDays(next, -1);
+}
+
 /** `day` (yyyy-MM-dd) plus `n` days. */
 function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }
 
 /**
- * Rows (month, status_id, count, matched_cents) adding up to the organizations' matches given on
+ * Rows (organization_id, month, status_id, count, amount_cents, matched_cents) adding up to the organizations' matches given on
  * the days `from` to `to`: the whole UTC months from the monthly totals, the days of the partial
  * months at the edges from the daily ones. A few rows per month and status whatever the size.
  */
@@ -395,14 +417,16 @@ function statusTotals(orgIds: number[], from: string, to: string): SQL {
   const firstWhole = from.endsWith('-01') ? from : monthAfter(from);
   const lastWholeEnd = `${end.slice(0, 7)}-01`;
   const days = (a: string, b: string) =>
-    sql`select date_trunc('month', ${donationDayStats.day})::date as month, ${donationDayStats.status_id} as status_id,
-               ${donationDayStats.count} as count, ${donationDayStats.matched_cents} as matched_cents
+    sql`select ${donationDayStats.organization_id} as organization_id, date_trunc('month', ${donationDayStats.day})::date as month,
+               ${donationDayStats.status_id} as status_id, ${donationDayStats.count} as count,
+               ${donationDayStats.amount_cents} as amount_cents, ${donationDayStats.matched_cents} as matched_cents
           from ${donationDayStats}
          where ${and(inArray(donationDayStats.organization_id, orgIds), gte(donationDayStats.day, a), sql`${donationDayStats.day} < ${b}`)}`;
   if (firstWhole >= lastWholeEnd) return days(from, end);
   const parts = [
-    sql`select ${donationMonthStats.month} as month, ${donationMonthStats.status_id} as status_id,
-               ${donationMonthStats.count} as count, ${donationMonthStats.matched_cents} as matched_cents
+    sql`select ${donationMonthStats.organization_id} as organization_id, ${donationMonthStats.month} as month,
+               ${donationMonthStats.status_id} as status_id, ${donationMonthStats.count} as count,
+               ${donationMonthStats.amount_cents} as amount_cents, ${donationMonthStats.matched_cents} as matched_cents
           from ${donationMonthStats}
          where ${and(
            inArray(donationMonthStats.organization_id, orgIds),
@@ -422,13 +446,55 @@ function monthAfter(day: string): string {
   return month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, '0')}-01`;
 }
 
-/** Submitted (not completed) matches by the month their company should pay (see expectedPayments). */
-async function forecastRows(db: Queryable, base: SQL[], now: Date) {
+/**
+ * Submitted (not completed) matches given on the days `from` to `to` by the month their company
+ * should pay (see expectedPayments): the whole UTC months of the range from the pre-added days
+ * (donation_awaiting_payment_stats, a few rows per company and day), only the partial months at
+ * its edges from the matches; each day then gets its company's delay.
+ */
+async function forecastRows(db: Queryable, orgIds: number[], from: string, to: string, now: Date) {
+  const end = addDays(to, 1); // exclusive
+  const firstWhole = from.endsWith('-01') ? from : monthAfter(from);
+  const lastWholeEnd = `${end.slice(0, 7)}-01`;
+  const whole = firstWhole < lastWholeEnd;
+  const given = (a: string, b: string) => [
+    inArray(donations.organization_id, orgIds),
+    gte(donations.donated_at, new Date(`${a}T00:00:00Z`)),
+    lt(donations.donated_at, new Date(`${b}T00:00:00Z`)),
+  ];
+  const edges = whole
+    ? [
+        from < firstWhole ? given(from, firstWhole) : null,
+        lastWholeEnd < end ? given(lastWholeEnd, end) : null,
+      ]
+    : [given(from, end)];
+  const parts: SQL[] = [];
+  if (whole)
+    parts.push(sql`select ${donationAwaitingPaymentStats.company_id} as company_id, ${donationAwaitingPaymentStats.sent_day} as sent_day,
+               ${donationAwaitingPaymentStats.count}::bigint as count, ${donationAwaitingPaymentStats.matched_cents}::bigint as matched_cents
+          from ${donationAwaitingPaymentStats}
+         where ${and(
+           inArray(donationAwaitingPaymentStats.organization_id, orgIds),
+           gte(donationAwaitingPaymentStats.month, firstWhole),
+           lt(donationAwaitingPaymentStats.month, lastWholeEnd),
+         )}`);
+  for (const edge of edges)
+    if (edge)
+      parts.push(sql`select company_id, sent_day, 1::bigint as count, matched_cents::bigint as matched_cents
+          from (${awaitingPaymentDays(edge)}) edge`);
   const rows = await queryRows<{ month: string; expected: string | number; count: string | number }>(
     db,
-    sql`select month, coalesce(sum(matched_cents), 0) as expected, count(*) as count
-          from (${expectedPayments(base, now)}) expected
+    // Added up by company and day first (a few hundred rows), then each day given its month.
+    sql`with days as (select company_id, sent_day, sum(count) as count, sum(matched_cents) as matched_cents
+                        from (${sql.join(parts, sql` union all `)}) parts
+                       group by 1, 2
+                      having sum(count) <> 0),
+             delays as (${payoutDelays(sql`select company_id from days`)})
+        select ${expectedMonth(sql`days.sent_day`, sql`delays.days`, now)} as month,
+               coalesce(sum(days.matched_cents), 0) as expected, sum(days.count) as count
+          from days left join delays on delays.company_id = days.company_id
          group by 1
+        having sum(days.count) > 0
          order by 1`,
   );
   return rows.map((r) => ({ month: r.month, expected: Number(r.expected) / 100, count: Number(r.count) }));

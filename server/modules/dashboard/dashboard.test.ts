@@ -1,10 +1,11 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { statusGroupIds, statusGroups } from '../../../src/contract/statuses.ts';
 import { queryRows } from '../../db/rows.ts';
 import { companies, donationStatusHistory, donations, organizations } from '../../db/schema.ts';
 import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
+import { awaitingPaymentDays } from '../donations/expected-payment.ts';
 import { insights, statistics, tiers } from './dashboard.service.ts';
 
 let t: TestContext;
@@ -369,6 +370,14 @@ describe("the top companies' monthly totals", () => {
     expect(await figures('2025-02-01', '2025-02-28')).toEqual([
       { name: 'Globex', requested: 500, submitted: 0, count: 1 },
     ]);
+    // Nothing after Feb 12 in February: the month is read whole, the same gifts.
+    expect(await figures('2025-02-01', '2025-02-12')).toEqual([
+      { name: 'Globex', requested: 500, submitted: 0, count: 1 },
+    ]);
+    // Mar 21 is after Mar 20 in March: that month's edge is read from the matches.
+    expect(await figures('2025-03-01', '2025-03-20')).toEqual([
+      { name: 'Acme', requested: 300, submitted: 0, count: 1 },
+    ]);
     // The trend reads the same way: whole February from the monthly totals, the edges by day.
     const trend = await insights(
       t.db,
@@ -457,6 +466,105 @@ describe('the forecast of matching payments', () => {
       { month: '2025-03', expected: 50, count: 1 },
       { month: '2025-04', expected: 500, count: 2 },
     ]);
+  });
+});
+
+describe('the awaiting-payment totals behind the forecast', () => {
+  it('keeps donation_awaiting_payment_stats equal to a scan of the matches through inserts, updates and deletes of matches and their history', async () => {
+    const [payer] = await t.db
+      .insert(companies)
+      .values({ name: `Totals Payer ${Date.now()}` })
+      .returning();
+    const kept = async () =>
+      JSON.stringify(
+        await queryRows(
+          t.db,
+          sql`select organization_id, month::text, company_id, sent_day::text, count::int, matched_cents::bigint::text as m
+                from donation_awaiting_payment_stats where count <> 0 or matched_cents <> 0 order by 1, 2, 3, 4`,
+        ),
+      );
+    // The scan: every awaiting match with the list's own day rule.
+    const scan = async () =>
+      JSON.stringify(
+        await queryRows(
+          t.db,
+          sql`select d.organization_id, (date_trunc('month', d.donated_at at time zone 'UTC')::date)::text as month,
+                     days.company_id, days.sent_day::text, count(*)::int as count, sum(days.matched_cents)::bigint::text as m
+                from (${awaitingPaymentDays([])}) days join donations d on d.id = days.id
+               group by 1, 2, 3, 4 order by 1, 2, 3, 4`,
+        ),
+      );
+    const check = async () => expect(await kept()).toBe(await scan());
+    const insertMatch = async (values: Partial<typeof donations.$inferInsert>) => {
+      const [row] = await t.db
+        .insert(donations)
+        .values({
+          organization_id: org.parent,
+          status_id: 4,
+          amount_cents: 1_000,
+          matched_cents: 1_000,
+          company_id: payer?.id ?? null,
+          donated_at: new Date('2025-02-10T12:00:00Z'),
+          ...values,
+        })
+        .returning();
+      return row?.id ?? 0;
+    };
+    const a = await insertMatch({});
+    const b = await insertMatch({ status_id: 28, company_id: null, matched_cents: 2_500 });
+    const c = await insertMatch({ status_id: 2, organization_id: org.chapter });
+    const d = await insertMatch({ donated_at: new Date('2025-03-31T23:30:00Z'), matched_cents: 700 });
+    await check();
+    expect(JSON.parse(await kept())).toHaveLength(3);
+    // History: submissions on other days move the matches; a later one wins; other statuses do not count.
+    const [first] = await t.db
+      .insert(donationStatusHistory)
+      .values([
+        { donation_id: a, to_status_id: 4, at: new Date('2025-02-11T09:00:00Z') },
+        { donation_id: b, to_status_id: 28, at: new Date('2025-02-12T23:59:00Z') },
+        { donation_id: d, to_status_id: 2, at: new Date('2025-01-01T00:00:00Z') },
+      ])
+      .returning();
+    await check();
+    await t.db
+      .insert(donationStatusHistory)
+      .values({ donation_id: a, to_status_id: 4, at: new Date('2025-02-20T09:00:00Z') });
+    await check();
+    // A history row edited and one removed: back to the day the rest of the history says.
+    await t.db
+      .update(donationStatusHistory)
+      .set({ at: new Date('2025-03-01T00:00:00Z') })
+      .where(eq(donationStatusHistory.id, first?.id ?? 0));
+    await check();
+    await t.db
+      .delete(donationStatusHistory)
+      .where(and(eq(donationStatusHistory.donation_id, a), eq(donationStatusHistory.to_status_id, 4)));
+    await check();
+    // Matches change: status in and out of awaiting, company, organization, amount, gift date.
+    await t.db.update(donations).set({ status_id: 4 }).where(eq(donations.id, c));
+    await check();
+    await t.db.update(donations).set({ status_id: 1 }).where(eq(donations.id, b));
+    await check();
+    await t.db
+      .update(donations)
+      .set({ company_id: null, matched_cents: 9_999, donated_at: new Date('2024-12-31T23:59:00Z') })
+      .where(eq(donations.id, d));
+    await check();
+    await t.db
+      .update(donations)
+      .set({ organization_id: org.other })
+      .where(inArray(donations.id, [a, c]));
+    await check();
+    await t.db
+      .insert(donationStatusHistory)
+      .values({ donation_id: c, to_status_id: 28, at: new Date('2025-04-02T10:00:00Z') });
+    await check();
+    // Deletes, with their history (the foreign key's cascade).
+    await t.db.delete(donations).where(eq(donations.id, c));
+    await check();
+    await t.db.delete(donations).where(inArray(donations.id, [a, b, d]));
+    await check();
+    expect(JSON.parse(await kept())).toEqual([]);
   });
 });
 
