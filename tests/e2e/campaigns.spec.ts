@@ -85,7 +85,7 @@ test('a 2:1 campaign for this month doubles the estimated match of a gift at its
   // The donations list filters by the campaign.
   await page.goto('/portal/donations');
   const donations = page.locator('twofold-donations');
-  await donations.getByLabel('Campaign').selectOption({ label: campaignName });
+  await donations.getByLabel('Campaign', { exact: true }).selectOption({ label: campaignName });
   await expect(donations.getByText('1 Found')).toBeVisible();
   await expect(donations.getByText(`Casey Campaign ${stamp}`)).toBeVisible();
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoAxeViolations, signIn } from './support.ts';
+import { defineMatchDialog, expectNoAxeViolations, signIn } from './support.ts';
 
 // The demo catalogue (server/db/seed-companies.ts) gives each company its method and policy from
 // its position: Acme Analytics (form, matching, no minimum) resolves a gift to 3 NPO to
@@ -77,6 +77,7 @@ async function getMatch(page: Page, s: Session, id: number) {
  * bundle defines the element), recording its events, behind a button that gets focus back.
  */
 async function openMatch(page: Page, id: number) {
+  await defineMatchDialog(page);
   await page.evaluate((donationId) => {
     const events: Array<{ type: string; id: unknown }> = [];
     (window as unknown as { matchEvents: typeof events }).matchEvents = events;
@@ -344,6 +345,7 @@ test('a reader sees the match but no actions', async ({ page }) => {
   const created = await createMatch(page, s, { company: formCompany });
   await page.evaluate(() => localStorage.clear());
   await signIn(page, 'reader@twofold.test');
+  await defineMatchDialog(page);
   await page.evaluate((id) => {
     const el = document.createElement('twofold-match-dialog');
     el.setAttribute('donation-id', String(id));
@@ -362,6 +364,7 @@ test('a match that cannot be loaded says so and offers Try again', async ({ page
   const s = await session(page);
   const created = await createMatch(page, s, { company: formCompany });
   const missing = created.id + 100_000;
+  await defineMatchDialog(page);
   await page.evaluate((id) => {
     const el = document.createElement('twofold-match-dialog');
     el.setAttribute('donation-id', String(id));

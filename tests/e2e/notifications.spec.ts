@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoAxeViolations, linkFromMailbox, signIn } from './support.ts';
+import { defineMatchDialog, expectNoAxeViolations, linkFromMailbox, signIn } from './support.ts';
 
 // The demo catalogue (server/db/seed-companies.ts): Birch Telecom matches through a CSR portal
 // (method csr, minimum $25, no excluded organization types), so a $500 gift to Hope Harbor
@@ -20,6 +20,7 @@ async function session(page: Page) {
 
 /** Opens `<twofold-match-dialog donation-id=… open>` on the current portal page. */
 async function openMatch(page: Page, id: number) {
+  await defineMatchDialog(page);
   await page.evaluate((donationId) => {
     const el = document.createElement('twofold-match-dialog');
     el.setAttribute('donation-id', String(donationId));

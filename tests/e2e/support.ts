@@ -58,3 +58,14 @@ export async function expectNoAxeViolations(page: Page) {
 }
 
 type AxeViolation = { id: string; nodes: { target: string[] }[] };
+
+/**
+ * Defines `<twofold-match-dialog>` on the current page. The portal loads each screen's code per
+ * route and no screen uses the element itself (the donations screen has the dialog inside), so
+ * tests that put the element on a page load its shipped module, as a host page does.
+ */
+export async function defineMatchDialog(page: Page): Promise<void> {
+  if (await page.evaluate(() => customElements.get('twofold-match-dialog') !== undefined)) return;
+  await page.addScriptTag({ type: 'module', url: '/elements/twofold-match-dialog.js' });
+  await page.waitForFunction(() => customElements.get('twofold-match-dialog') !== undefined);
+}

@@ -11,7 +11,8 @@ import {
   saveDonation,
 } from '../../api/donations.ts';
 import { type ConfirmStatus, type Donation, notificationLabel } from '../../contract/donations.ts';
-import { currentLevel } from '../../state/organization.ts';
+import { currentLevel, startOrganization } from '../../state/organization.ts';
+import { initSession } from '../../state/session.ts';
 import { toast } from '../../state/toasts.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
@@ -86,6 +87,12 @@ export function MatchDialog({ donationId, open, onClose, onChanged }: MatchDialo
   const [tab, setTab] = useState('details');
   // Bumped to fetch again (Try again); a retry that works says so.
   const [attempt, setAttempt] = useState(0);
+
+  // Embedded alone on a host page, the element learns who is signed in and their level (read-only
+  // for readers) itself; in the portal both calls do nothing, the shell made them already.
+  useEffect(() => {
+    void initSession().then(() => startOrganization());
+  }, []);
 
   useEffect(() => {
     if (!shown || donationId === null) return;
