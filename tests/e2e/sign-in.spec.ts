@@ -16,6 +16,8 @@ test('signing in with a password lands on the dashboard with a welcome toast', a
 
 test('bad input and bad credentials get the spec messages', async ({ page }) => {
   await page.goto('/portal/login');
+  // The sign-in screen's code loads on the route's first visit: check it once it is there.
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await expectNoAxeViolations(page);
   await page.getByLabel('Email').fill('not-an-email');
   await page.getByLabel('Password', { exact: true }).fill('123');
