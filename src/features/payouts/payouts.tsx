@@ -282,8 +282,8 @@ function PreviewTable({
   onChoose: (line: number, value: string) => void;
 }) {
   return (
-    <div className="payouts__table-wrap">
-      <table className="payouts__table">
+    <div className="data-table-wrap">
+      <table className="data-table">
         <caption className="visually-hidden">Report lines and the match each pays</caption>
         <thead>
           <tr>
@@ -352,8 +352,8 @@ function Batches({ batches }: { batches: PayoutBatchesResponse | null }) {
       {batches.batches.length === 0 ? (
         <p className="muted">No payout report recorded yet.</p>
       ) : (
-        <div className="payouts__table-wrap">
-          <table className="payouts__table">
+        <div className="data-table-wrap">
+          <table className="data-table">
             <thead>
               <tr>
                 <th scope="col">Recorded</th>

@@ -187,8 +187,8 @@ function Queue({
                 ) : null}
               </p>
             </header>
-            <div className="verification__table-wrap">
-              <table className="verification__table">
+            <div className="data-table-wrap">
+              <table className="data-table">
                 <thead>
                   <tr>
                     {canWrite ? (
