@@ -164,6 +164,11 @@ export const DonationListQuery = z.object({
   'filters[expectedMonth]': z.optional(
     z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expectedMonth must be a month, YYYY-MM')),
   ),
+  /**
+   * The company exactly as the dashboard's top companies name it: the catalogue company's name, or
+   * the trimmed name typed on a match that has no catalogue company ('Acme' does not match 'Acme Biotech').
+   */
+  'filters[companyName]': z.optional(safeText(z.maxLength(500))),
   /** Beyond the spec: only matches whose payment was received (paid) or not yet (unpaid). */
   'filters[paid]': z.optional(z.enum(paidFilters, 'paid must be paid or unpaid')),
   _token: z.optional(safeText(z.maxLength(4000))),

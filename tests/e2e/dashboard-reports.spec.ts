@@ -130,9 +130,15 @@ test('the Matching Overview agrees with the donations tiles for the same dates, 
   await overview(page).getByLabel('Date range').selectOption('Last Month');
   expect(new URL((await asked).url()).searchParams.get('report')).toBe('by_status');
   await expect(overview(page).getByText('Loading statistics...')).toHaveCount(0);
+  const insightsAnswer = page.waitForResponse(
+    (r) => r.url().includes('/statistics/insights?') && r.url().includes(`from=${year}-01-01`),
+  );
   await overview(page).getByLabel('Date range').selectOption('Year to Date');
   await expect(overview(page).getByText(`Jan 01, ${year} – ${display(today)}`)).toBeVisible();
   await expect(overview(page).getByText('Loading statistics...')).toHaveCount(0);
+  const topCompanies = (
+    (await (await insightsAnswer).json()) as { companies: Array<{ name: string; count: number }> }
+  ).companies;
 
   // A chapter's figure, shown as a table, opens that chapter's matches of the group: as many.
   const chapters = page.getByRole('figure', { name: 'Gifts by status group for each organization' });
@@ -145,6 +151,21 @@ test('the Matching Overview agrees with the donations tiles for the same dates, 
   await expect(page.getByText('Loading donations...')).toHaveCount(0);
   await expect(page.getByText(`${chapterCount} Found`)).toBeVisible();
   await expect(page.getByText(/^Only .*Chapter\./)).toBeVisible();
+  await page.goBack();
+  await expect(overview(page).getByText('Loading statistics...')).toHaveCount(0);
+
+  // A top company opens exactly its matches (not every name containing it): as many as its figure.
+  const top = topCompanies[0];
+  expect(top, 'the demo names companies this year').toBeDefined();
+  const companiesFigure = page.getByRole('figure', {
+    name: 'Companies with the most requested match dollars',
+  });
+  await companiesFigure.getByRole('button', { name: 'Show as table' }).click();
+  await companiesFigure.getByRole('rowheader', { name: top?.name, exact: true }).getByRole('link').click();
+  await expect(page).toHaveURL(/\/portal\/donations\?dateFrom=.*&companyName=/);
+  await expect(page.getByText('Loading donations...')).toHaveCount(0);
+  await expect(page.getByText(`${top?.count} Found`)).toBeVisible();
+  await expect(page.getByText(`Only matches at ${top?.name}.`)).toBeVisible();
   await page.goBack();
   await expect(overview(page).getByText('Loading statistics...')).toHaveCount(0);
 

@@ -600,6 +600,90 @@ describe("each figure's link shows the matches behind it", () => {
     ).toBe(2);
   });
 
+  it("a top company: filters[companyName] keeps that company's matches exactly, as many and as much as the figure", async () => {
+    const stamp = Date.now();
+    const [acme, biotech] = await t.db
+      .insert(companies)
+      .values([{ name: `Acme ${stamp}` }, { name: `Acme ${stamp} Biotech` }])
+      .returning();
+    const match = (
+      companyId: number | null,
+      typed: string | null,
+      status: number,
+      cents: number,
+      dayText: string,
+      orgId = org.parent,
+    ) => ({
+      organization_id: orgId,
+      status_id: status,
+      amount_cents: cents,
+      matched_cents: cents,
+      company_id: companyId,
+      company_name: typed,
+      donated_at: new Date(`${dayText}T12:00:00Z`),
+    });
+    await t.db.insert(donations).values([
+      // The catalogue company, whatever was typed beside it, in whole and partial months and a chapter.
+      match(acme?.id ?? null, 'acme typo', 4, 10_000, '2025-02-10'),
+      match(acme?.id ?? null, null, 2, 20_000, '2025-03-01'),
+      match(acme?.id ?? null, null, 1, 30_000, '2025-06-30', org.chapter),
+      // The same name typed on matches with no catalogue company: the figure adds them in.
+      match(null, `  Acme ${stamp} `, 28, 40_000, '2025-04-15'),
+      // A longer name that 'company contains' would also have listed.
+      match(biotech?.id ?? null, null, 4, 50_000, '2025-03-03'),
+      match(null, `Acme ${stamp} Biotech`, 2, 60_000, '2025-05-05'),
+      // Outside the dates and outside the family.
+      match(acme?.id ?? null, null, 2, 70_000, '2024-12-31'),
+      match(acme?.id ?? null, null, 2, 80_000, '2025-03-01', org.other),
+    ]);
+    const res = await call(
+      t.app,
+      'GET',
+      `/api/organization/${org.parent}/statistics/insights?from=2025-01-15&to=2025-06-30`,
+      { token: token.reader },
+    );
+    expect(res.status).toBe(200);
+    const top = res.json.companies as Array<{
+      name: string;
+      requested: number;
+      submitted: number;
+      count: number;
+    }>;
+    expect(top.map((c) => [c.name, c.count, c.requested])).toEqual(
+      expect.arrayContaining([
+        [`Acme ${stamp} Biotech`, 2, 1_100],
+        [`Acme ${stamp}`, 4, 1_000],
+      ]),
+    );
+    const dates = 'filters[dateFrom]=2025-01-15&filters[dateTo]=2025-06-30';
+    for (const c of top) {
+      const linked = await list(`${dates}&filters[companyName]=${encodeURIComponent(c.name)}`);
+      expect(linked.status).toBe(200);
+      expect(linked.json.total).toBe(c.count);
+      const dollars = (linked.json.donations as Array<{ matched: number }>).reduce(
+        (n, d) => n + d.matched,
+        0,
+      );
+      expect(dollars).toBeCloseTo(c.requested, 2);
+      const submitted = await list(
+        `${dates}&filters[companyName]=${encodeURIComponent(c.name)}&filters[status_group]=engaged_submitted`,
+      );
+      const submittedDollars = (submitted.json.donations as Array<{ matched: number }>).reduce(
+        (n, d) => n + d.matched,
+        0,
+      );
+      expect(submittedDollars).toBeCloseTo(c.submitted, 2);
+    }
+    // What the figures linked to before: 'company contains' reads the typed name only, so it missed
+    // the catalogue matches and listed the typed Biotech one.
+    expect((await list(`${dates}&filters[company]=${encodeURIComponent(`acme ${stamp}`)}`)).json.total).toBe(
+      2,
+    );
+    // Exact means exact: the name as the figure spells it.
+    expect((await list(`${dates}&filters[companyName]=acme%20${stamp}`)).json.total).toBe(0);
+    expect((await list(`filters[companyName]=${'x'.repeat(501)}`)).status).toBe(400);
+  });
+
   it("refuses an organization outside the family and a month that isn't one", async () => {
     expect((await list(`filters[organization]=${org.other}`)).status).toBe(400);
     expect((await list(`filters[organization]=${org.parent}`, org.chapter)).status).toBe(400);

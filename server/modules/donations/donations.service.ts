@@ -245,6 +245,12 @@ export async function donationFilterConditions(
   if (to) filters.push(lt(donations.donated_at, new Date(dayStart(to, 'dateTo').getTime() + 86_400_000)));
   const company = query['filters[company]']?.trim();
   if (company) filters.push(sql`lower(${donations.company_name}) like ${contains(company)}`);
+  const companyName = query['filters[companyName]'];
+  // The dashboard's grouping (its top companies): the catalogue company's name, else the typed one.
+  if (companyName)
+    filters.push(
+      sql`(${donations.company_id} in (select ${companies.id} from ${companies} where ${companies.name} = ${companyName}) or (${donations.company_id} is null and trim(${donations.company_name}) = ${companyName}))`,
+    );
   const donor = query['filters[donor]']?.trim();
   // A subquery rather than a join, so the counts read the donations table alone.
   if (donor)

@@ -288,6 +288,12 @@ describe('<twofold-dashboard> charts below the tiles', () => {
       hrefs.includes(`/portal/donations?dateFrom=${year}-01-01&dateTo=${todayDay}&expectedMonth=${year}-03`),
       'a forecast month links to the matches expected to be paid then',
     );
+    // A top company links to its matches by its exact name, not to 'company contains'.
+    assert(
+      hrefs.includes(`/portal/donations?dateFrom=${year}-01-01&dateTo=${todayDay}&companyName=Acme`),
+      'a top company links to exactly its matches',
+    );
+    assert(!hrefs.some((h) => /[?&]company=/.test(h)), "no figure links to 'company contains'");
     // The tables are visually hidden until asked for.
     const toggle = button(root, 'Show as table');
     assert(toggle, "a 'Show as table' button");

@@ -135,7 +135,7 @@ function Figures({ data }: { data: InsightsResponse }) {
           values: data.companies.map((c) => c.submitted),
         },
       ],
-      links: data.companies.map((c) => donationsLink({ ...range, company: c.name })),
+      links: data.companies.map((c) => donationsLink({ ...range, companyName: c.name })),
     }),
     [data, range],
   );
@@ -333,11 +333,11 @@ function Figures({ data }: { data: InsightsResponse }) {
                 data.companies.map((c) => (
                   <tr key={c.name}>
                     <th scope="row">
-                      <a href={donationsLink({ ...range, company: c.name })}>{c.name}</a>
+                      <a href={donationsLink({ ...range, companyName: c.name })}>{c.name}</a>
                     </th>
                     <td className="numeric">{formatAmount(c.requested)}</td>
                     <td className="numeric">
-                      <a href={donationsLink({ ...range, company: c.name, group: 'engaged_submitted' })}>
+                      <a href={donationsLink({ ...range, companyName: c.name, group: 'engaged_submitted' })}>
                         {c.requested > 0 ? `${Math.round((c.submitted / c.requested) * 100)}%` : '—'}
                       </a>
                     </td>

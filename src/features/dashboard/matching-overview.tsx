@@ -20,7 +20,8 @@ export function donationsLink(filters: {
   group?: string;
   from?: string;
   to?: string;
-  company?: string;
+  /** The company exactly (the top companies' figures): 'Acme' does not list 'Acme Biotech'. */
+  companyName?: string;
   organization?: number;
   expectedMonth?: string;
 }): string {
@@ -28,7 +29,7 @@ export function donationsLink(filters: {
   if (filters.group) params.set('status_group', filters.group);
   if (filters.from) params.set('dateFrom', filters.from);
   if (filters.to) params.set('dateTo', filters.to);
-  if (filters.company) params.set('company', filters.company);
+  if (filters.companyName) params.set('companyName', filters.companyName);
   if (filters.organization) params.set('organization', String(filters.organization));
   if (filters.expectedMonth) params.set('expectedMonth', filters.expectedMonth);
   return `/portal/donations?${params}`;

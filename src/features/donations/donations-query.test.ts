@@ -43,6 +43,7 @@ describe('the donations list query', () => {
         minAmount: '100.5',
         organization: '',
         expectedMonth: '',
+        companyName: '',
         campaign: '4',
         paid: 'paid',
       },
@@ -130,6 +131,7 @@ describe('a link into the donations list', () => {
         minAmount: '',
         organization: '',
         expectedMonth: '',
+        companyName: '',
         campaign: '',
         paid: '',
       },
@@ -156,5 +158,16 @@ describe('a link into the donations list', () => {
     expect(bad.organization).toBe('');
     expect(bad.expectedMonth).toBe('');
     expect(listQuery(bad, null, defaultSort)['filters[organization]']).toBeUndefined();
+  });
+
+  it("carries a top company's exact name into the list call as it is, not as 'company contains'", () => {
+    const { filters } = linkedFilters(`?companyName=${encodeURIComponent('Acme & Sons "West"')}`);
+    expect(filters.companyName).toBe('Acme & Sons "West"');
+    expect(filters.company).toBe('');
+    const query = listQuery(filters, null, defaultSort);
+    expect(query['filters[companyName]']).toBe('Acme & Sons "West"');
+    expect(query['filters[company]']).toBeUndefined();
+    expect(linkedFilters(`?companyName=${'x'.repeat(600)}`).filters.companyName).toHaveLength(500);
+    expect(listQuery(linkedFilters('').filters, null, defaultSort)['filters[companyName]']).toBeUndefined();
   });
 });

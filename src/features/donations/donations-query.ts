@@ -20,6 +20,8 @@ export interface DonationFilters {
   organization: string;
   /** Set by a link only (the dashboard's forecast): the month the company is expected to pay, yyyy-MM. */
   expectedMonth: string;
+  /** Set by a link only (the dashboard's top companies): the company's name, matched exactly. */
+  companyName: string;
   /** Beyond the spec (issue 12): a campaign's id, '' for all. */
   campaign: string;
   /** Beyond the spec: '' (any), 'paid' (payment received) or 'unpaid'. */
@@ -34,6 +36,7 @@ export const emptyFilters: DonationFilters = {
   minAmount: '',
   organization: '',
   expectedMonth: '',
+  companyName: '',
   campaign: '',
   paid: '',
 };
@@ -88,7 +91,7 @@ const monthPattern = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /**
  * The filters a link opens the list with (`?status_group=npo_verify&dateFrom=…&dateTo=…&company=…`,
- * and the link-only `organization=<id>` and `expectedMonth=yyyy-MM`),
+ * and the link-only `organization=<id>`, `expectedMonth=yyyy-MM` and `companyName=<exact name>`),
  * as the dashboard's figures link to the matches behind them. Anything else in the query is ignored.
  */
 export function linkedFilters(search: string): { filters: DonationFilters; group: StatusGroup | null } {
@@ -105,6 +108,8 @@ export function linkedFilters(search: string): { filters: DonationFilters; group
       minAmount: text('minAmount'),
       organization: /^[1-9]\d{0,9}$/.test(text('organization')) ? text('organization') : '',
       expectedMonth: monthPattern.test(text('expectedMonth')) ? text('expectedMonth') : '',
+      // Up to 500 characters, as long as the dashboard's company names are.
+      companyName: params.get('companyName')?.slice(0, 500) ?? '',
       campaign: /^\d{1,10}$/.test(text('campaign')) ? text('campaign') : '',
       paid: (paidFilters as readonly string[]).includes(params.get('paid') ?? '')
         ? (params.get('paid') ?? '')
@@ -158,6 +163,7 @@ export function listQuery(
   if (statusGroup) query['filters[status_group]'] = statusGroup;
   if (filters.organization) query['filters[organization]'] = filters.organization;
   if (filters.expectedMonth) query['filters[expectedMonth]'] = filters.expectedMonth;
+  if (filters.companyName) query['filters[companyName]'] = filters.companyName;
   return query;
 }
 

@@ -280,9 +280,10 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
           error={problems.minAmount}
           onChange={edit('minAmount')}
         />
-        {draft.organization || draft.expectedMonth ? (
+        {draft.organization || draft.expectedMonth || draft.companyName ? (
           <p className="donations__linked muted" part="linked-filters">
             {draft.organization ? `Only ${organizationName(draft.organization)}. ` : ''}
+            {draft.companyName ? `Only matches at ${draft.companyName}. ` : ''}
             {draft.expectedMonth
               ? `Submitted matches expected to be paid in ${format(parseISO(`${draft.expectedMonth}-01`), 'MMMM yyyy')}.`
               : ''}
@@ -474,6 +475,7 @@ function sameFilters(a: DonationFilters, b: DonationFilters): boolean {
     a.minAmount === b.minAmount &&
     a.organization === b.organization &&
     a.expectedMonth === b.expectedMonth &&
+    a.companyName === b.companyName &&
     a.campaign === b.campaign &&
     a.paid === b.paid
   );
