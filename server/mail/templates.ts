@@ -154,20 +154,24 @@ export function registrationMail(
   });
 }
 
-/** After registration, for a contact who already has a password: nothing to create, just sign in. */
-export function registrationSignInMail(
-  r: Recipient & { url: string; organizationName: string },
+/**
+ * After a registration naming an existing account as the contact: the registration form is public,
+ * so the account's owner confirms before becoming the organization's administrator.
+ */
+export function registrationConfirmMail(
+  r: Recipient & { url: string; organizationName: string; days: number },
 ): MailMessage {
   return render({
     to: r.to,
-    subject: `${r.organizationName} is registered on Twofold`,
+    subject: `Confirm that you registered ${r.organizationName} on Twofold`,
     greeting: `Hello ${r.name},`,
     paragraphs: [
-      `Thank you for registering ${r.organizationName} on Twofold. You are its administrator.`,
-      'You already have a Twofold account: sign in with your usual password and choose the organization in the portal.',
+      `${r.organizationName} was registered on Twofold, the portal where your organization tracks employer gift matching, with your email as its administrative contact.`,
+      `You already have a Twofold account. You become the organization's administrator only if you confirm, with the button below. The link works once and expires in ${r.days} days.`,
     ],
-    action: { label: 'Sign in to Twofold', url: r.url },
-    footnote: 'If you did not register this organization, please tell us.',
+    action: { label: 'Confirm and sign in', url: r.url },
+    footnote:
+      'If you did not register this organization, ignore this email: nothing is added to your account without your confirmation.',
     supportEmail: r.supportEmail,
   });
 }

@@ -41,6 +41,8 @@ export const InvitationPreview = z.object({
   level: z.enum(permissionLevels),
   email: z.string(),
   invited_by: z.string(),
+  /** The organization's registration named this account as its contact: confirming makes it the administrator. */
+  registration: z.boolean(),
 });
 export type InvitationPreview = z.infer<typeof InvitationPreview>;
 

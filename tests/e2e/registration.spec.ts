@@ -77,6 +77,38 @@ test('a new nonprofit registers, sets a password from the mailbox and signs in t
   await expect(page.getByRole('navigation').getByText(org.name, { exact: true })).toBeVisible();
 });
 
+test("registering with an existing account's email makes it the administrator only once its owner confirms", async ({
+  page,
+  context,
+}) => {
+  const first = newNonprofit('Tide Pool');
+  const second = { ...newNonprofit('Second Tide'), contactEmail: first.contactEmail };
+  for (const org of [first, second]) {
+    await page.goto('/portal/register');
+    await fillRegistration(page, org);
+    await page.getByRole('button', { name: 'Complete Registration' }).click();
+    await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible();
+  }
+  // The second registration's email asks the account's owner to confirm (the newest mail).
+  const confirmation = async () =>
+    new URL(await linkFromMailbox(context, first.contactEmail, '/portal/login'));
+  await expect.poll(async () => (await confirmation()).searchParams.has('invitation')).toBe(true);
+  await page.goto((await confirmation()).href);
+  await expect(page.getByRole('heading', { name: `Join ${second.name}` })).toBeVisible();
+  await expect(
+    page.getByText(
+      `${second.name} was registered on Twofold with ${first.contactEmail} as its administrative contact.`,
+    ),
+  ).toBeVisible();
+  await expect(
+    page.getByText('You become its administrator only if you accept.', { exact: false }),
+  ).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: 'Accept invitation' }).click();
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  await expect(page.getByRole('navigation').getByText(second.name, { exact: true })).toBeVisible();
+});
+
 test("registering the same EIN again is 'Already Registered!', naming the administrator", async ({
   page,
 }) => {

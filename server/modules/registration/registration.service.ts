@@ -6,11 +6,12 @@ import type { Queryable, Tx } from '../../db/client.ts';
 import { addresses, organizationCategories, organizations, permissions, users } from '../../db/schema.ts';
 import type { Deps } from '../../http/route.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
-import { registrationMail, registrationSignInMail } from '../../mail/templates.ts';
+import { registrationMail } from '../../mail/templates.ts';
 import { displayName, normalizeEmail } from '../auth/auth.service.ts';
 import { issueToken } from '../auth/tokens.ts';
 import { checkCategories, containsPattern } from '../organization/organization.service.ts';
 import { organizationChain } from '../permissions/permissions.service.ts';
+import { inviteRegistrant } from '../users/invitations.service.ts';
 
 /** How long the emailed set-password link of a registration or invitation works. */
 export const setPasswordLifetimeDays = 7;
@@ -80,19 +81,26 @@ async function registeredAdministrator(
   return found.notify_contact.email ?? '';
 }
 
-/** The user for an email: the existing one, or a new one without a password. */
-export async function findOrCreateUser(tx: Tx, email: string, name: string) {
+/** The user for an email: the existing one, or a new one without a password (`created`). */
+async function findOrCreateUser(tx: Tx, email: string, name: string) {
   const normalized = normalizeEmail(email);
-  await tx.insert(users).values({ email: normalized, name }).onConflictDoNothing();
+  const [inserted] = await tx
+    .insert(users)
+    .values({ email: normalized, name })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted) return { user: inserted, created: true };
   const [user] = await tx.select().from(users).where(eq(users.email, normalized));
   if (!user) throw new Error('user upsert returned no row');
-  return user;
+  return { user, created: false };
 }
 
 /**
  * Registers a nonprofit: the organization, its address and categories, the contact as its admin
  * (a new user when the email is new), the notification contact, and the email to the contact, all
- * in one transaction. Already registered: nothing is written.
+ * in one transaction. Already registered: nothing is written. The form is public, so an existing
+ * account named as the contact is not made an administrator by it: its owner gets an email to
+ * confirm (a pending invitation) and becomes the administrator only by following it.
  */
 export async function register(deps: Deps, input: RegistrationRequest): Promise<RegistrationResponse> {
   const { config } = deps;
@@ -119,7 +127,7 @@ export async function register(deps: Deps, input: RegistrationRequest): Promise<
         country: address.country,
       })
       .returning({ id: addresses.id });
-    const contact = await findOrCreateUser(tx, input.contact_email, input.contact_name);
+    const { user: contact, created } = await findOrCreateUser(tx, input.contact_email, input.contact_name);
     const [organization] = await tx
       .insert(organizations)
       .values({
@@ -144,18 +152,11 @@ export async function register(deps: Deps, input: RegistrationRequest): Promise<
     await tx
       .insert(organizationCategories)
       .values(categoryIds.map((category_id) => ({ organization_id: organization.id, category_id })));
-    await tx.insert(permissions).values({ org_id: organization.id, user_id: contact.id, level: 'admin' });
-    const recipient = { to: contact.email, name: displayName(contact), supportEmail: config.supportEmail };
-    if (contact.password_hash) {
-      await enqueueMail(
-        tx,
-        registrationSignInMail({
-          ...recipient,
-          organizationName: organization.name,
-          url: `${config.publicUrl}/portal/login`,
-        }),
-      );
+    if (!created) {
+      await inviteRegistrant(tx, deps, { org_id: organization.id, user_id: contact.id });
     } else {
+      await tx.insert(permissions).values({ org_id: organization.id, user_id: contact.id, level: 'admin' });
+      const recipient = { to: contact.email, name: displayName(contact), supportEmail: config.supportEmail };
       const token = await issueToken(tx, 'set_password', contact.id, setPasswordLifetimeMs);
       await enqueueMail(
         tx,

@@ -154,17 +154,40 @@ describe('POST /organization/register', () => {
     expect(canada.json).toEqual({ registered: true, already_registered: false, email: 'ca@maple.example' });
   });
 
-  it('gives an existing user the admin level and mails a sign-in note instead of a password link', async () => {
+  it('makes an existing account the administrator only when its owner confirms from the emailed link', async () => {
     const res = await register(
       validForm({ name: 'Writers Guild', ein: '55-5555555', contact_email: 'writer@twofold.test' }),
     );
-    expect(res.json.registered).toBe(true);
-    const mail = await lastMailTo(t.db, 'writer@twofold.test');
-    expect(mail?.text).toContain('http://portal.test/portal/login');
-    expect(mail?.text).not.toContain('reset-password');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ registered: true, already_registered: false, email: 'writer@twofold.test' });
+    // The form is public: the account is not a member yet, and it keeps its password.
     const session = await signIn(t.app, 'writer@twofold.test');
-    const me = await call(t.app, 'GET', '/api/common', { token: session });
-    expect(me.json.orgs.map((o: { name: string }) => o.name)).toContain('Writers Guild');
+    const before = await call(t.app, 'GET', '/api/common', { token: session });
+    expect(before.json.orgs.map((o: { name: string }) => o.name)).not.toContain('Writers Guild');
+    const mail = await lastMailTo(t.db, 'writer@twofold.test');
+    expect(mail?.subject).toBe('Confirm that you registered Writers Guild on Twofold');
+    expect(mail?.text).toContain('only if you confirm');
+    expect(mail?.text).not.toContain('reset-password');
+    const link = linkIn(mail?.text ?? '', 'http://portal.test/portal/login');
+    const token = link.searchParams.get('invitation') ?? '';
+    expect(token).not.toBe('');
+    const preview = await call(t.app, 'POST', '/api/invitation', { body: { token } });
+    expect(preview.status).toBe(200);
+    expect(preview.json).toMatchObject({
+      organization: 'Writers Guild',
+      level: 'admin',
+      email: 'writer@twofold.test',
+      registration: true,
+    });
+    const accepted = await call(t.app, 'POST', '/api/invitation/accept', { body: { token } });
+    expect(accepted.status).toBe(200);
+    const after = await call(t.app, 'GET', '/api/common', { token: accepted.json.access_token });
+    const guild = after.json.orgs.find((o: { name: string }) => o.name === 'Writers Guild');
+    expect(guild).toBeDefined();
+    const [permission] = await t.db.select().from(permissions).where(eq(permissions.org_id, guild.id));
+    expect(permission?.level).toBe('admin');
+    // The link works once.
+    expect((await call(t.app, 'POST', '/api/invitation/accept', { body: { token } })).status).toBe(400);
   });
 
   it('refuses a missing, mismatched, forged or expired csrf token with 403', async () => {

@@ -13,7 +13,7 @@ import { invitations, organizations, permissions, users } from '../../db/schema.
 import { HttpError } from '../../http/errors.ts';
 import type { AuthUser, Deps } from '../../http/route.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
-import { organizationInvitationMail } from '../../mail/templates.ts';
+import { organizationInvitationMail, registrationConfirmMail } from '../../mail/templates.ts';
 import { displayName, session } from '../auth/auth.service.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { organizationUsers } from '../organization/organization.service.ts';
@@ -28,9 +28,16 @@ type Request = typeof InvitationRequest._zod.output;
 
 /**
  * A fresh one-time token for the invitation (its SHA-256 replaces the stored one, so an earlier
- * link stops working) and the email that carries it, in the caller's transaction.
+ * link stops working) and the email that carries it, in the caller's transaction. Without an
+ * inviter, the invitation comes from the organization's registration (the account's owner
+ * confirms being its administrator).
  */
-async function mailInvitation(tx: Tx, deps: Deps, invitation: Invitation, inviter: AuthUser): Promise<void> {
+async function mailInvitation(
+  tx: Tx,
+  deps: Deps,
+  invitation: Invitation,
+  inviter: AuthUser | null,
+): Promise<void> {
   const token = randomBytes(32).toString('base64url');
   await tx
     .update(invitations)
@@ -43,19 +50,45 @@ async function mailInvitation(tx: Tx, deps: Deps, invitation: Invitation, invite
     .innerJoin(users, eq(users.id, invitations.user_id))
     .where(eq(invitations.id, invitation.id));
   if (!about) throw new HttpError(404, invitationMessages.notFound);
+  const common = {
+    to: about.email,
+    name: displayName(about),
+    supportEmail: deps.config.supportEmail,
+    url: `${deps.config.publicUrl}/portal/login?invitation=${encodeURIComponent(token)}`,
+    organizationName: about.organization,
+    days: invitationLifetimeDays,
+  };
   await enqueueMail(
     tx,
-    organizationInvitationMail({
-      to: about.email,
-      name: displayName(about),
-      supportEmail: deps.config.supportEmail,
-      url: `${deps.config.publicUrl}/portal/login?invitation=${encodeURIComponent(token)}`,
-      organizationName: about.organization,
-      invitedBy: displayName(inviter),
-      level: invitation.level,
-      days: invitationLifetimeDays,
-    }),
+    inviter
+      ? organizationInvitationMail({ ...common, invitedBy: displayName(inviter), level: invitation.level })
+      : registrationConfirmMail(common),
   );
+}
+
+/**
+ * A registration naming an existing account as the organization's contact: the form is public, so
+ * the account becomes the administrator only when its owner confirms (a pending admin invitation
+ * with no inviter, and the email that asks).
+ */
+export async function inviteRegistrant(
+  tx: Tx,
+  deps: Deps,
+  input: { org_id: number; user_id: number },
+): Promise<void> {
+  const [created] = await tx
+    .insert(invitations)
+    .values({
+      org_id: input.org_id,
+      user_id: input.user_id,
+      level: 'admin',
+      invited_by: null,
+      token_hash: `unsent:${randomBytes(16).toString('hex')}`,
+      expires_at: new Date(),
+    })
+    .returning();
+  if (!created) throw new Error('invitation insert returned no row');
+  await mailInvitation(tx, deps, created, null);
 }
 
 /**
@@ -125,6 +158,8 @@ export async function previewInvitation(deps: Deps, token: string): Promise<Invi
       email: users.email,
       inviterName: inviter.name,
       inviterEmail: inviter.email,
+      // No inviter and the account registered the organization: its registration's confirmation.
+      registration: sql<boolean>`(${invitations.invited_by} is null and ${organizations.creator_id} = ${invitations.user_id})`,
     })
     .from(invitations)
     .innerJoin(organizations, eq(organizations.id, invitations.org_id))
@@ -139,6 +174,7 @@ export async function previewInvitation(deps: Deps, token: string): Promise<Invi
     invited_by: row.inviterEmail
       ? displayName({ name: row.inviterName, email: row.inviterEmail })
       : 'An admin',
+    registration: Boolean(row.registration),
   };
 }
 

@@ -71,6 +71,7 @@ describe('inviting an existing account', () => {
       level: 'write',
       email: 'reader@twofold.test',
       invited_by: 'Alex Morgan',
+      registration: false,
     });
     const accepted = await call(t.app, 'POST', '/api/invitation/accept', { body: { token } });
     expect(accepted.status).toBe(200);

@@ -138,6 +138,7 @@ describe('<twofold-login>', () => {
         level: 'write',
         email: 'reader@twofold.test',
         invited_by: 'Alex Morgan',
+        registration: false,
       }),
     );
     const { root, el } = await loginPage();
@@ -154,6 +155,32 @@ describe('<twofold-login>', () => {
     button(root, 'Not now')?.click();
     await waitFor(() => button(root, 'Sign in'), 'back to the sign-in form');
     assertEqual(seen.length, 1, 'nothing accepted');
+  });
+
+  it("a registration's confirmation link says the organization was registered with the account as its contact", async () => {
+    history.replaceState(null, '', '?invitation=invitation-token-123456');
+    mockApi(() =>
+      jsonResponse(200, {
+        organization: 'Writers Guild',
+        level: 'admin',
+        email: 'writer@twofold.test',
+        invited_by: 'An admin',
+        registration: true,
+      }),
+    );
+    const { root, el } = await loginPage();
+    await waitFor(() => byText(root, 'Join Writers Guild'), 'the confirmation');
+    const text = root.textContent ?? '';
+    assert(
+      text.includes(
+        'Writers Guild was registered on Twofold with writer@twofold.test as its administrative contact.',
+      ),
+      "what happened, in the account owner's words",
+    );
+    assert(text.includes('You become its administrator only if you accept.'), 'nothing without consent');
+    assert(!text.includes('invited'), 'no inviter is made up');
+    assert(button(root, 'Accept invitation'), 'Accept');
+    assertEqual((await axeViolations(el)).join('\n'), '', 'axe violations');
   });
 
   it('an invalid invitation link says so, with a way back', async () => {

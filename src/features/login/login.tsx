@@ -495,11 +495,22 @@ function InvitationLanding({ token, onBack }: { token: string; onBack: () => voi
           Join {preview.organization}
         </h1>
       </header>
-      <p>
-        {preview.invited_by} invited <strong>{preview.email}</strong> to join{' '}
-        <strong>{preview.organization}</strong> on Twofold with {preview.level} access.
+      {preview.registration ? (
+        <p>
+          <strong>{preview.organization}</strong> was registered on Twofold with{' '}
+          <strong>{preview.email}</strong> as its administrative contact.
+        </p>
+      ) : (
+        <p>
+          {preview.invited_by} invited <strong>{preview.email}</strong> to join{' '}
+          <strong>{preview.organization}</strong> on Twofold with {preview.level} access.
+        </p>
+      )}
+      <p className="muted">
+        {preview.registration
+          ? 'You become its administrator only if you accept. Accepting also signs you in.'
+          : 'You join only if you accept. Accepting also signs you in.'}
       </p>
-      <p className="muted">You join only if you accept. Accepting also signs you in.</p>
       <div className="login__actions">
         <Button onClick={() => void accept()} disabled={accepting} part="submit-button">
           {accepting ? 'Accepting...' : 'Accept invitation'}

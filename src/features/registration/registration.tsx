@@ -345,7 +345,10 @@ function RegistrationOutcome({ outcome, supportEmail }: { outcome: Outcome; supp
           so you can create a password: follow its link (valid for 7 days), then sign in to finish setting up
           your organization.
         </p>
-        <p className="muted">If you already have a Twofold account, the email says so: just sign in.</p>
+        <p className="muted">
+          If you already have a Twofold account, the email asks you instead to confirm that you are the
+          organization's administrator: follow its link (valid for 7 days).
+        </p>
         <a className="btn btn--secondary" href={loginUrl}>
           Go to Sign In
         </a>
