@@ -243,7 +243,8 @@ async function benchExport() {
     const { done, value } = await reader.read();
     if (done) break;
     bytes += value.byteLength;
-    for (const byte of value) if (byte === 10) lines++;
+    // Counted natively (a byte-by-byte loop in JavaScript cost the export about 0.5 s of its time).
+    for (let at = value.indexOf(10); at !== -1; at = value.indexOf(10, at + 1)) lines++;
   }
   const elapsed = performance.now() - started;
   clearInterval(sampler);
