@@ -89,6 +89,8 @@ type LineSource = { next: () => Promise<Uint8Array | undefined>; close: (error?:
 function copyLines(pool: pg.Pool, query: () => Promise<CompiledQuery>): LineSource {
   let started: Promise<{ connection: pg.PoolClient; copy: CopyToStreamQuery }> | undefined;
   let released = false;
+  /** The COPY's error, kept from the moment it happens (it may come while nobody is reading). */
+  let failure: Error | undefined;
   const decode = unescapeCopyText();
   const start = async () => {
     const compiled = await query();
@@ -97,6 +99,9 @@ function copyLines(pool: pg.Pool, query: () => Promise<CompiledQuery>): LineSour
       const copy = connection.query(
         copyTo(`copy (${inlineParams(compiled.sql, compiled.params)}) to stdout`),
       );
+      copy.on('error', (error: Error) => {
+        failure ??= error;
+      });
       return { connection, copy };
     } catch (error) {
       released = true;
@@ -109,7 +114,8 @@ function copyLines(pool: pg.Pool, query: () => Promise<CompiledQuery>): LineSour
       started ??= start();
       const { copy } = await started;
       for (;;) {
-        const chunk = await readChunk(copy);
+        if (failure) throw failure;
+        const chunk = await readChunk(copy, () => failure);
         if (chunk === undefined) return undefined;
         const lines = decode(chunk);
         if (lines.byteLength > 0) return lines;
@@ -117,18 +123,19 @@ function copyLines(pool: pg.Pool, query: () => Promise<CompiledQuery>): LineSour
     },
     async close(error) {
       if (!started || released) return;
-      const { connection, copy } = await started.catch(() => ({ connection: undefined, copy: undefined }));
+      const { connection } = await started.catch(() => ({ connection: undefined }));
       if (!connection || released) return;
       released = true;
-      // Ended early, the COPY may still be sending: the connection is closed, which stops it.
-      if (error) copy?.destroy();
+      // Ended early, the COPY may still be sending: the connection is closed (release with an
+      // error), which stops it; the COPY's own "connection terminated" is expected then.
+      failure ??= error;
       connection.release(error);
     },
   };
 }
 
-/** The next chunk a Node readable gives, or undefined at its end. */
-function readChunk(stream: Readable): Promise<Buffer | undefined> {
+/** The next chunk a Node readable gives, or undefined at its end; rejects once `failed` gives an error. */
+function readChunk(stream: Readable, failed: () => Error | undefined): Promise<Buffer | undefined> {
   const chunk = stream.read() as Buffer | null;
   if (chunk !== null) return Promise.resolve(chunk);
   if (stream.readableEnded) return Promise.resolve(undefined);
@@ -148,9 +155,9 @@ function readChunk(stream: Readable): Promise<Buffer | undefined> {
       cleanup();
       resolve(undefined);
     };
-    const onError = (error: Error) => {
+    const onError = () => {
       cleanup();
-      reject(error);
+      reject(failed());
     };
     stream.on('readable', onReadable);
     stream.on('end', onEnd);
