@@ -239,7 +239,15 @@ if (parts.has('import')) await benchImport();
 await pool.end();
 
 /** What one export download cost: rows, bytes, seconds, and memory over the start. */
-type Download = { rows: number; bytes: number; ms: number; peakRss: number; peakHeap: number };
+type Download = {
+  rows: number;
+  bytes: number;
+  ms: number;
+  /** The highest RSS while it ran, and how far above its start. */
+  rss: number;
+  peakRss: number;
+  peakHeap: number;
+};
 
 /**
  * The CSV export as the portal runs it (the token call, then the link), read to the end in-process;
@@ -284,6 +292,7 @@ async function download(
     rows: lines - 1,
     bytes,
     ms: elapsed,
+    rss: peakRss,
     peakRss: peakRss - baseline.rss,
     peakHeap: peakHeap - baseline.heapUsed,
   };
@@ -321,7 +330,7 @@ async function exportBesideCopy(
     exports.push(d);
     copies.push(copyMs);
     console.log(
-      `  round ${round} (load ${loadAtStart}): export ${d.rows.toLocaleString('en-US')} rows, ${mib(d.bytes)} in ${(d.ms / 1000).toFixed(2)} s (${rate(d.rows, d.ms)} rows/s), peak RSS +${mib(d.peakRss)}, peak heap +${mib(d.peakHeap)}; ${copyLabel} ${(copyMs / 1000).toFixed(2)} s (${rate(d.rows, copyMs)} rows/s): ${(copyMs / d.ms).toFixed(2)}×`,
+      `  round ${round} (load ${loadAtStart}): export ${d.rows.toLocaleString('en-US')} rows, ${mib(d.bytes)} in ${(d.ms / 1000).toFixed(2)} s (${rate(d.rows, d.ms)} rows/s), peak RSS ${mib(d.rss)} (+${mib(d.peakRss)}), peak heap +${mib(d.peakHeap)}; ${copyLabel} ${(copyMs / 1000).toFixed(2)} s (${rate(d.rows, copyMs)} rows/s): ${(copyMs / d.ms).toFixed(2)}×`,
     );
   }
   const rows = exports[0]?.rows ?? 0;
