@@ -140,9 +140,10 @@ const csvLine = sql`concat_ws(',', ${sql.join(
  * order (its sort_field and ascending, default donated_at newest first; the id breaks ties), each
  * line written by the database (csvLine). The lines come from ONE query streamed by
  * streamQueryLines (server/db/query-lines.ts): on PostgreSQL its COPY, on PGlite a cursor read
- * `batchSize` rows at a time (COPY on PostgreSQL streams without batches). The database joins and sorts once, the server only passes bytes
- * along, and memory stays flat however many rows there are, as the client's pace sets the
- * database's.
+ * `batchSize` rows at a time (COPY streams without batches). The database joins and sorts once
+ * (the keyset batches this replaced each joined and sorted the whole selection again), the
+ * server only passes bytes along, and memory stays flat however many rows there are, as the
+ * client's pace sets the database's.
  */
 export function exportDonationsCsv(
   db: Db,
