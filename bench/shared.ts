@@ -47,15 +47,19 @@ export async function openBenchApp(database: string) {
       },
     },
   }) as unknown as Db;
-  const config = loadConfig({
+  // A database generated before the newest migrations gets them (idempotent).
+  await migrate(db as unknown as Parameters<typeof migrate>[0], { migrationsFolder });
+  const { app } = createApp({ config: benchConfig(), db, logger: memoryLogger() });
+  return { pool, db, app, capture };
+}
+
+/** The app's configuration in the benchmarks (no rate limits in the way). */
+export function benchConfig() {
+  return loadConfig({
     JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-signing',
     DATA_DIR: path.join(tmpdir(), 'twofold-bench-data'),
     PUBLIC_URL: 'http://portal.bench',
     RATE_LIMIT_PER_IP: '1000000',
     RATE_LIMIT_PER_EMAIL: '1000000',
   });
-  // A database generated before the newest migrations gets them (idempotent).
-  await migrate(db as unknown as Parameters<typeof migrate>[0], { migrationsFolder });
-  const { app } = createApp({ config, db, logger: memoryLogger() });
-  return { pool, db, app, capture };
 }

@@ -187,6 +187,48 @@ describe('CSV export', () => {
     expect(rows.map((r) => r[1])).toEqual(expected.map((i) => `batch-${i}`));
   });
 
+  it('exports thousands of rows in the list order across fetch boundaries, runs of equal keys and filters included, a filter text with quotes and backslashes too', async () => {
+    const odd = await donor(org.parent, "O'Brien \\ Back", null);
+    const plain = await donor(org.chapter, 'Plain Donor', null);
+    const inserted = await t.db
+      .insert(donations)
+      .values(
+        Array.from({ length: 2_500 }, (_, i) => ({
+          organization_id: i % 4 === 0 ? org.chapter : org.parent,
+          donor_id: i % 3 === 0 ? odd : plain,
+          // Five amounts only, so long runs of equal keys straddle every fetch.
+          amount_cents: 1_000 * ((i % 5) + 1),
+          donated_at: new Date(Date.UTC(2025, 0, 1 + (i % 9), 12)),
+          status_id: 23,
+          transaction_id: `many-${i}`,
+        })),
+      )
+      .returning({ id: donations.id, amount: donations.amount_cents, donor: donations.donor_id });
+    const expected = (rows: typeof inserted) =>
+      rows.sort((a, b) => a.amount - b.amount || a.id - b.id).map((r) => String(r.id));
+    const exported = async (filters: Record<string, string>) =>
+      records(
+        await new Response(
+          exportDonationsCsv(
+            t.db,
+            org.parent,
+            { sort_field: 'amount', ascending: 'true', ...filters },
+            { batchSize: 97 },
+          ),
+        ).text(),
+      )
+        .slice(1)
+        .map((r) => r[0]);
+    expect(await exported({ 'filters[minAmount]': '30' })).toEqual(
+      expected(inserted.filter((r) => r.amount >= 3_000)),
+    );
+    // The donor filter's text reaches the database as a value (a literal in PostgreSQL's COPY).
+    expect(await exported({ 'filters[donor]': "o'brien \\ b" })).toEqual(
+      expected(inserted.filter((r) => r.donor === odd)),
+    );
+    expect(await exported({ 'filters[donor]': "o'brien \\' or true --" })).toEqual([]);
+  });
+
   it("follows the table's sort in both directions across batches, NULL names and equal keys included, as the list orders them", async () => {
     const names = ['delta', null, 'Alpha', 'charlie', null, 'alpha', 'Bravo', 'delta', null, 'echo'];
     for (const [i, name] of names.entries()) {
