@@ -4,6 +4,7 @@ import { type DeadlineRule, matchDeadline } from '../../../src/contract/donor.ts
 import {
   reminderTemplateIds,
   type TemplateStage,
+  type TemplateTexts,
   type TemplateTypeId,
 } from '../../../src/contract/email-templates.ts';
 import { dayMs } from '../../clock.ts';
@@ -21,7 +22,8 @@ import {
   outbox,
   scheduledJobs,
 } from '../../db/schema.ts';
-import { renderDonorEmail } from '../../mail/donor-email.tsx';
+import { type DonorEmailInput, renderDonorEmails } from '../../mail/donor-email.tsx';
+import type { MailMessage } from '../../mail/templates.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { logoUrl } from '../donor/donor.service.ts';
 import { signingLink } from '../esign/esign-link.ts';
@@ -129,6 +131,16 @@ export async function sendDonorMails(
   now: Date,
 ): Promise<number[]> {
   const created: number[] = [];
+  // One texts object per template version, so the renderer sees the same layout as the same.
+  const texts = new Map<PlannedMail['template'], TemplateTexts>();
+  const textsOf = (template: PlannedMail['template']) => {
+    let found = texts.get(template);
+    if (!found) {
+      found = versionTexts(template);
+      texts.set(template, found);
+    }
+    return found;
+  };
   for (let start = 0; start < planned.length; start += insertBatch) {
     const part = planned.slice(start, start + insertBatch);
     // The links name the notification, so its id is taken before the email is rendered.
@@ -138,7 +150,7 @@ export async function sendDonorMails(
         sql`select nextval(pg_get_serial_sequence('donation_notifications', 'id'))::int as id from generate_series(1, ${part.length}::int)`,
       )
     ).map((r) => Number(r.id));
-    const rendered = await Promise.all(
+    const prepared = await Promise.all(
       part.map(async (p, i) => {
         const id = ids[i] as number;
         const token = randomBytes(32).toString('base64url');
@@ -150,9 +162,9 @@ export async function sendDonorMails(
         if (process) faq.searchParams.set(process, '1');
         // spec (section 4): 5 Donor to E-Sign Form — the email carries the signing link.
         const sign = p.row.status_id === 5 ? await signingLink(tx, links, p.row, now) : null;
-        const input = {
+        const input: DonorEmailInput = {
           to: p.email,
-          texts: versionTexts(p.template),
+          texts: textsOf(p.template),
           stage: p.stage,
           values: variableValues({
             donorName: p.row.donor_name,
@@ -175,23 +187,24 @@ export async function sendDonorMails(
             faq: faq.toString(),
             companyUrl: p.row.company_id !== null ? (p.row.company?.url ?? null) : null,
             companyGuide: p.row.company_id !== null ? (p.row.company?.guide ?? null) : null,
-            openPixel: null as string | null,
+            openPixel: `${links.publicUrl}${openPixelPath(token)}`,
           },
           supportEmail: links.supportEmail,
         };
-        const sent = await renderDonorEmail({
-          ...input,
-          links: { ...input.links, openPixel: `${links.publicUrl}${openPixelPath(token)}` },
-        });
-        // The copy kept for the portal's preview is the same email without its tracking image
-        // (one render per email: rendering is the cost of a big day of reminders).
-        const kept = {
-          ...sent,
-          html: sent.html.replace(/<img [^>]*open\.gif\?t=[A-Za-z0-9_-]+"[^>]*\/>/, ''),
-        };
-        return { id, token, kept, sent };
+        return { id, token, input };
       }),
     );
+    // One React render per distinct layout, each email's values written into it.
+    const mails = await renderDonorEmails(prepared.map((m) => m.input));
+    const rendered = prepared.map(({ id, token }, i) => {
+      const sent = mails[i] as MailMessage;
+      // The copy kept for the portal's preview is the same email without its tracking image.
+      const kept = {
+        ...sent,
+        html: sent.html.replace(/<img [^>]*open\.gif\?t=[A-Za-z0-9_-]+"[^>]*\/>/, ''),
+      };
+      return { id, token, kept, sent };
+    });
     const queued = await tx
       .insert(outbox)
       .values(
