@@ -11,6 +11,7 @@ import {
 import { isStatusId, type StatusId, statuses, statusIdOf } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { anyOf, arrayParam, insertUnnest, nextIds } from '../../db/rows.ts';
 import { companies, donationStatusHistory, donations, donors, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { campaignTermsOf } from '../campaigns/campaigns.service.ts';
@@ -337,11 +338,11 @@ async function donorIds(tx: Tx, rows: Planned[]): Promise<number[]> {
   const known = new Map<string, number>();
   const emails = [...new Set(rows.flatMap((r) => (r.donorEmail ? [r.donorEmail] : [])))];
   const orgIds = [...new Set(rows.map((r) => r.organizationId))];
-  for (const part of chunks(emails, 1000)) {
+  if (emails.length > 0) {
     const found = await tx
       .select({ id: donors.id, org: donors.organization_id, email: donors.email })
       .from(donors)
-      .where(and(inArray(donors.organization_id, orgIds), inArray(donors.email, part)));
+      .where(and(anyOf(donors.organization_id, orgIds, 'int'), anyOf(donors.email, emails, 'text')));
     for (const d of found) known.set(`${d.org}\u0000${d.email}`, d.id);
   }
   // As POST donation does, a known donor takes the name the file gives (the last row's).
@@ -351,14 +352,20 @@ async function donorIds(tx: Tx, rows: Planned[]): Promise<number[]> {
     const id = key ? known.get(key) : undefined;
     if (id !== undefined && r.donorName) renamed.set(id, { name: r.donorName, phone: r.donorPhone });
   }
-  for (const part of chunks([...renamed], 1000)) {
-    const values = sql.join(
-      part.map(([id, v]) => sql`(${id}::int, ${v.name}::text, ${v.phone}::text)`),
-      sql`, `,
-    );
+  if (renamed.size > 0) {
+    const list = [...renamed];
     await tx.execute(
       sql`update ${donors} set name = v.name, phone = coalesce(v.phone, ${donors.phone}), updated_at = now()
-          from (values ${values}) as v(id, name, phone) where ${donors.id} = v.id`,
+          from unnest(${arrayParam(
+            list.map(([id]) => id),
+            'int',
+          )}, ${arrayParam(
+            list.map(([, v]) => v.name),
+            'text',
+          )}, ${arrayParam(
+            list.map(([, v]) => v.phone),
+            'text',
+          )}) as v(id, name, phone) where ${donors.id} = v.id`,
     );
   }
   // New donors: one per email (the first row's name), one per row without an email.
@@ -370,25 +377,20 @@ async function donorIds(tx: Tx, rows: Planned[]): Promise<number[]> {
     if (key) pending.add(key);
     fresh.push({ key, row: r });
   }
-  const newIds: number[] = [];
-  for (const part of chunks(fresh, 1000)) {
-    const inserted = await tx
-      .insert(donors)
-      .values(
-        part.map(({ row }) => ({
-          organization_id: row.organizationId,
-          name: row.donorName,
-          email: row.donorEmail,
-          phone: row.donorPhone,
-        })),
-      )
-      .returning({ id: donors.id });
-    newIds.push(...inserted.map((d) => d.id));
-  }
-  if (newIds.length !== fresh.length) throw new Error('donor insert returned fewer rows');
+  const newIds = await nextIds(tx, 'donors', fresh.length);
+  if (fresh.length > 0)
+    await tx.execute(
+      insertUnnest(donors, [
+        { column: donors.id, type: 'int', values: newIds },
+        { column: donors.organization_id, type: 'int', values: fresh.map((f) => f.row.organizationId) },
+        { column: donors.name, type: 'text', values: fresh.map((f) => f.row.donorName) },
+        { column: donors.email, type: 'text', values: fresh.map((f) => f.row.donorEmail) },
+        { column: donors.phone, type: 'text', values: fresh.map((f) => f.row.donorPhone) },
+      ]),
+    );
   const byRow = new Map<Planned, number>();
   fresh.forEach(({ key, row }, i) => {
-    // biome-ignore lint/style/noNonNullAssertion: lengths checked above.
+    // biome-ignore lint/style/noNonNullAssertion: one id per new donor.
     const id = newIds[i]!;
     if (key) known.set(key, id);
     else byRow.set(row, id);
@@ -400,9 +402,6 @@ async function donorIds(tx: Tx, rows: Planned[]): Promise<number[]> {
     return id;
   });
 }
-
-/** Rows per multi-row insert: well under PostgreSQL's 65535 parameters. */
-const insertBatch = 1000;
 
 /**
  * spec: "…/import-file/Upload". The map is checked first (the spec's mapping messages), then the
@@ -432,51 +431,51 @@ export async function uploadImport(
           rows.map((r) => r.organizationId),
           rows.flatMap((r) => (r.company ? [r.company.id] : [])),
         );
-        const created: number[] = [];
+        // Every match and its first status-history row in one statement (lists, not a parameter
+        // per value: no batches), with ids taken first so each row's id is known.
+        const created = await nextIds(tx, 'donations', rows.length);
+        const estimates = rows.map((r) =>
+          estimateOf(
+            r.status,
+            { organization_id: r.organizationId, amount_cents: r.amountCents, donated_at: r.donatedAt },
+            r.company,
+            terms,
+          ),
+        );
+        await tx.execute(
+          sql`with created as (${insertUnnest(donations, [
+            { column: donations.id, type: 'int', values: created },
+            { column: donations.organization_id, type: 'int', values: rows.map((r) => r.organizationId) },
+            { column: donations.donor_id, type: 'int', values: donorIdOf },
+            { column: donations.company_id, type: 'int', values: rows.map((r) => r.company?.id ?? null) },
+            {
+              column: donations.company_name,
+              type: 'text',
+              values: rows.map((r) => r.company?.name ?? r.companyName),
+            },
+            { column: donations.amount_cents, type: 'int', values: rows.map((r) => r.amountCents) },
+            { column: donations.matched_cents, type: 'int', values: estimates.map((e) => e.matched_cents) },
+            { column: donations.campaign_id, type: 'int', values: estimates.map((e) => e.campaign_id) },
+            { column: donations.donated_at, type: 'timestamptz', values: rows.map((r) => r.donatedAt) },
+            { column: donations.transaction_id, type: 'text', values: rows.map((r) => r.transactionId) },
+            { column: donations.status_id, type: 'int', values: rows.map((r) => r.status) },
+            { column: donations.custom, type: 'jsonb', values: rows.map((r) => r.custom) },
+          ])} returning ${sql.identifier('id')}, ${sql.identifier('status_id')})
+          insert into ${donationStatusHistory} (donation_id, from_status_id, to_status_id, user_id)
+          select id, null, status_id, ${userId}::int from created`,
+        );
         const belowMinimum: { id: number; row: Planned; donorId: number; company: CompanyRow }[] = [];
-        for (const [index, part] of chunks(rows, insertBatch).entries()) {
-          const inserted = await tx
-            .insert(donations)
-            .values(
-              part.map((r, i) => ({
-                organization_id: r.organizationId,
-                // biome-ignore lint/style/noNonNullAssertion: one donor per row.
-                donor_id: donorIdOf[index * insertBatch + i]!,
-                company_id: r.company?.id ?? null,
-                company_name: r.company?.name ?? r.companyName,
-                amount_cents: r.amountCents,
-                ...estimateOf(
-                  r.status,
-                  { organization_id: r.organizationId, amount_cents: r.amountCents, donated_at: r.donatedAt },
-                  r.company,
-                  terms,
-                ),
-                donated_at: r.donatedAt,
-                transaction_id: r.transactionId,
-                status_id: r.status,
-                custom: r.custom,
-              })),
-            )
-            .returning({ id: donations.id, status_id: donations.status_id });
-          await tx.insert(donationStatusHistory).values(
-            inserted.map((d) => ({
-              donation_id: d.id,
-              from_status_id: null,
-              to_status_id: d.status_id,
-              user_id: userId,
-            })),
-          );
-          created.push(...inserted.map((d) => d.id));
-          for (const [i, d] of inserted.entries()) {
-            const row = part[i];
-            const donorId = donorIdOf[index * insertBatch + i];
-            if (d.status_id === statusIdOf.belowMinimum && row?.company && donorId !== undefined)
-              belowMinimum.push({ id: d.id, row, donorId, company: row.company });
-          }
-        }
-        // spec (FAQ): "the system merges below-minimum donations", file imports included: a
-        // donor's gifts below the company's minimum that add up to it become one request, the
-        // newest gift's (as when they arrive one by one).
+        rows.forEach((row, i) => {
+          const id = created[i];
+          const donorId = donorIdOf[i];
+          if (
+            row.status === statusIdOf.belowMinimum &&
+            row.company &&
+            id !== undefined &&
+            donorId !== undefined
+          )
+            belowMinimum.push({ id, row, donorId, company: row.company });
+        });
         belowMinimum.sort((a, b) => b.row.donatedAt.getTime() - a.row.donatedAt.getTime() || b.id - a.id);
         for (const m of belowMinimum)
           await mergeBelowMinimum(tx, m.row.organizationId, m.id, m.donorId, m.company, userId, 'staff');
