@@ -369,15 +369,21 @@ const tokenLinks = ['confirm', 'decline', 'sign', 'unsubscribe', 'faq', 'openPix
 /** Variables the layout looks into (the logo must be an http(s) URL to show). */
 const literalVariables: ReadonlySet<string> = new Set(['receiving_org_logo']);
 
-const textsWithMarks = new WeakMap<TemplateTexts, boolean>();
-function hasMarks(input: DonorEmailInput): boolean {
-  let inTexts = textsWithMarks.get(input.texts);
-  if (inTexts === undefined) {
-    inTexts = /[\uE000\uE001]/.test(JSON.stringify(input.texts));
-    textsWithMarks.set(input.texts, inTexts);
+/** What is known of each texts object met: a number naming it in layout keys, and whether it holds marks. */
+const textsSeen = new WeakMap<TemplateTexts, { id: number; marks: boolean }>();
+let textsCount = 0;
+function textsInfo(texts: TemplateTexts) {
+  let info = textsSeen.get(texts);
+  if (!info) {
+    textsCount += 1;
+    info = { id: textsCount, marks: /[\uE000\uE001]/.test(JSON.stringify(texts)) };
+    textsSeen.set(texts, info);
   }
+  return info;
+}
+function hasMarks(input: DonorEmailInput): boolean {
   return (
-    inTexts ||
+    textsInfo(input.texts).marks ||
     /[\uE000\uE001]/.test(JSON.stringify([input.values, input.links, input.supportEmail, input.to]))
   );
 }
@@ -407,7 +413,16 @@ export async function renderDonorEmails(inputs: readonly DonorEmailInput[]): Pro
           escaped.set(`link.${name}`, escapeAsReact(url));
         }
       }
-      const key = JSON.stringify([input.texts, input.stage, values, links, input.supportEmail, c.preheader]);
+      // The same texts object, stage and literal values and links: the same layout (texts are
+      // named by object, so equal texts in two objects only cost a second render).
+      const key = JSON.stringify([
+        textsInfo(input.texts).id,
+        input.stage,
+        values,
+        links,
+        input.supportEmail,
+        c.preheader,
+      ]);
       let layout = layouts.get(key);
       if (!layout) {
         const tokenInput = { ...input, values, links };

@@ -81,8 +81,6 @@ type Plan = {
 };
 
 const digits = (text: string | null) => (text ?? '').replace(/\D/g, '');
-const chunks = <T>(items: T[], size: number) =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 async function organizationTree(db: Queryable, orgId: number): Promise<OrgRow[]> {
   const ids = [orgId, ...(await descendantIds(db, orgId))];
@@ -194,17 +192,18 @@ async function plan(
   // One query for the transaction ids the organizations already hold.
   const transactionIds = [...new Set(read.flatMap((r) => (r.transactionId ? [r.transactionId] : [])))];
   const existing = new Set<string>();
-  for (const part of chunks(transactionIds, 1000)) {
+  if (transactionIds.length > 0) {
     const rows = await db
       .select({ org: donations.organization_id, transaction_id: donations.transaction_id })
       .from(donations)
       .where(
         and(
-          inArray(
+          anyOf(
             donations.organization_id,
             tree.map((o) => o.id),
+            'int',
           ),
-          inArray(donations.transaction_id, part),
+          anyOf(donations.transaction_id, transactionIds, 'text'),
         ),
       );
     for (const r of rows) existing.add(`${r.org}\u0000${r.transaction_id}`);
@@ -220,30 +219,28 @@ async function plan(
     const from = new Date(Math.min(...days) - 86_400_000);
     const to = new Date(Math.max(...days) + 86_400_000);
     const amounts = [...new Set(untracked.map((r) => r.amountCents))];
-    for (const part of chunks(amounts, 1000)) {
-      const rows = await db
-        .select({
-          org: donations.organization_id,
-          amount: donations.amount_cents,
-          donated_at: donations.donated_at,
-          name: donors.name,
-          email: donors.email,
-        })
-        .from(donations)
-        .leftJoin(donors, eq(donors.id, donations.donor_id))
-        .where(
-          and(
-            inArray(
-              donations.organization_id,
-              tree.map((o) => o.id),
-            ),
-            inArray(donations.amount_cents, part),
-            gte(donations.donated_at, from),
-            lte(donations.donated_at, to),
+    const rows = await db
+      .select({
+        org: donations.organization_id,
+        amount: donations.amount_cents,
+        donated_at: donations.donated_at,
+        name: donors.name,
+        email: donors.email,
+      })
+      .from(donations)
+      .leftJoin(donors, eq(donors.id, donations.donor_id))
+      .where(
+        and(
+          inArray(
+            donations.organization_id,
+            tree.map((o) => o.id),
           ),
-        );
-      for (const r of rows) stored.add(fingerprint(r.org, r.email, r.name, r.amount, r.donated_at));
-    }
+          anyOf(donations.amount_cents, amounts, 'int'),
+          gte(donations.donated_at, from),
+          lte(donations.donated_at, to),
+        ),
+      );
+    for (const r of rows) stored.add(fingerprint(r.org, r.email, r.name, r.amount, r.donated_at));
   }
 
   const ready: Planned[] = [];

@@ -3,7 +3,7 @@ import { and, eq, inArray, ne } from 'drizzle-orm';
 import { isMainStatus, type WebhookEventName } from '../../../src/contract/integrations.ts';
 import { statusName } from '../../../src/contract/statuses.ts';
 import type { Queryable } from '../../db/client.ts';
-import { anyOf } from '../../db/rows.ts';
+import { anyOf, insertUnnest } from '../../db/rows.ts';
 import { companies, donations, donors, organizations, webhookDeliveries, webhooks } from '../../db/schema.ts';
 import { organizationChain } from '../permissions/permissions.service.ts';
 
@@ -166,9 +166,22 @@ async function enqueue(
       give_up_at: new Date(at.getTime() + deliveryLifetimeMs),
     })),
   );
-  // Multi-row inserts, well under PostgreSQL's 65,535 parameters each.
-  for (let start = 0; start < deliveries.length; start += 1000)
-    await tx.insert(webhookDeliveries).values(deliveries.slice(start, start + 1000));
+  // One insert of lists whatever the count (ids in list order: a match's deliveries in order).
+  if (deliveries.length > 0)
+    await tx.execute(
+      insertUnnest(webhookDeliveries, [
+        { column: webhookDeliveries.webhook_id, type: 'int', values: deliveries.map((d) => d.webhook_id) },
+        { column: webhookDeliveries.donation_id, type: 'int', values: deliveries.map((d) => d.donation_id) },
+        { column: webhookDeliveries.event, type: 'text', values: deliveries.map((d) => d.event) },
+        { column: webhookDeliveries.message_id, type: 'text', values: deliveries.map((d) => d.message_id) },
+        { column: webhookDeliveries.payload, type: 'jsonb', values: deliveries.map((d) => d.payload) },
+        {
+          column: webhookDeliveries.give_up_at,
+          type: 'timestamptz',
+          values: deliveries.map((d) => d.give_up_at),
+        },
+      ]),
+    );
   return deliveries.length;
 }
 
