@@ -369,24 +369,7 @@ const tokenLinks = ['confirm', 'decline', 'sign', 'unsubscribe', 'faq', 'openPix
 /** Variables the layout looks into (the logo must be an http(s) URL to show). */
 const literalVariables: ReadonlySet<string> = new Set(['receiving_org_logo']);
 
-/** What is known of each texts object met: a number naming it in layout keys, and whether it holds marks. */
-const textsSeen = new WeakMap<TemplateTexts, { id: number; marks: boolean }>();
-let textsCount = 0;
-function textsInfo(texts: TemplateTexts) {
-  let info = textsSeen.get(texts);
-  if (!info) {
-    textsCount += 1;
-    info = { id: textsCount, marks: /[\uE000\uE001]/.test(JSON.stringify(texts)) };
-    textsSeen.set(texts, info);
-  }
-  return info;
-}
-function hasMarks(input: DonorEmailInput): boolean {
-  return (
-    textsInfo(input.texts).marks ||
-    /[\uE000\uE001]/.test(JSON.stringify([input.values, input.links, input.supportEmail, input.to]))
-  );
-}
+const marked = (text: string) => /[\uE000\uE001]/.test(text);
 
 /**
  * The same emails as `renderDonorEmail` gives one by one, in order, with React rendering each
@@ -394,10 +377,23 @@ function hasMarks(input: DonorEmailInput): boolean {
  */
 export async function renderDonorEmails(inputs: readonly DonorEmailInput[]): Promise<MailMessage[]> {
   const layouts = new Map<string, Promise<string>>();
+  // Each texts object of the batch once: a number naming it in layout keys, and whether it holds marks.
+  const textsSeen = new Map<TemplateTexts, { id: number; marks: boolean }>();
+  const textsInfo = (texts: TemplateTexts) => {
+    let info = textsSeen.get(texts);
+    if (!info) {
+      info = { id: textsSeen.size, marks: marked(JSON.stringify(texts)) };
+      textsSeen.set(texts, info);
+    }
+    return info;
+  };
   return Promise.all(
     inputs.map(async (input) => {
       const c = contentOf(input);
-      if (hasMarks(input)) return message(c, input, await renderHtml(c, input));
+      const hasMarks =
+        textsInfo(input.texts).marks ||
+        marked(JSON.stringify([input.values, input.links, input.supportEmail, input.to]));
+      if (hasMarks) return message(c, input, await renderHtml(c, input));
       const escaped = new Map<string, string>();
       const values = { ...input.values };
       for (const [name, value] of Object.entries(input.values) as Array<[keyof VariableValues, string]>)
