@@ -457,8 +457,27 @@ async function benchPgliteExport() {
   }
 }
 
+/**
+ * Uploads of a 4000-row file, `runs` times (at least one), each with its own transaction ids and
+ * donor emails so every run creates 4000 matches and emails their donors, as a first upload does.
+ */
 async function benchImport() {
-  const run = Date.now().toString(36);
+  const uploads: number[] = [];
+  let summary = '';
+  for (let run = 0; run < Math.max(1, runs); run++) {
+    const outcome = await importOnce(`${Date.now().toString(36)}${run}`);
+    if (!outcome) return;
+    uploads.push(outcome.uploadMs);
+    summary = outcome.summary;
+    console.log(`  upload ${run + 1}: ${ms(outcome.uploadMs)} (${outcome.summary})`);
+  }
+  const p50 = percentile(uploads, 50);
+  console.log(
+    `Import of 4000 rows, ${uploads.length} uploads: Upload p50 ${ms(p50)}, max ${ms(Math.max(...uploads))} (${summary}); goal ≤ 500 ms p50: ${p50 <= 500 ? 'met' : 'MISSED'}; issue #17 measured 2.0 s\n`,
+  );
+}
+
+async function importOnce(run: string) {
   const lines = ['Donor Name,Donor Email,Gift Amount,Donation Date,Employer,Transaction ID,Organization'];
   const chapter = demoOrganizationNames.northShore;
   for (let i = 1; i <= 4000; i++) {
@@ -474,7 +493,7 @@ async function benchImport() {
   const testElapsed = performance.now() - testStarted;
   if (test.status !== 200) {
     console.log(`Import: not available (${test.status} ${await test.text()})`);
-    return;
+    return null;
   }
   const proposal = (await test.json()) as { map: Record<string, string>; ready: number; errors: unknown[] };
   const uploadForm = new FormData();
@@ -492,13 +511,17 @@ async function benchImport() {
     token,
     uploadForm,
   );
-  const uploadElapsed = performance.now() - uploadStarted;
+  const uploadMs = performance.now() - uploadStarted;
   capture.on = false;
   const result = (await upload.json()) as { created?: number; message?: string };
   if (upload.status !== 200) throw new Error(`Upload: ${upload.status} ${JSON.stringify(result)}`);
-  console.log(
-    `Import of 4000 rows: Test ${ms(testElapsed)} (${proposal.ready} ready, ${proposal.errors.length} unreadable), Upload ${ms(uploadElapsed)} (${result.created} created in one transaction, ${capture.statements.length} SQL statements; limit ≤ 500 ms: ${uploadElapsed <= 500 ? 'met' : 'MISSED'}; issue #17 measured 2.0 s)`,
-  );
+  const emails = await pool.query<{ n: string }>(`select count(*) as n from outbox where "to" like $1`, [
+    `import%-${run}@example.org`,
+  ]);
+  return {
+    uploadMs,
+    summary: `Test ${ms(testElapsed)} with ${proposal.ready} ready and ${proposal.errors.length} unreadable; ${result.created} created in one transaction with ${capture.statements.length} SQL statements, ${Number(emails.rows[0]?.n)} donor emails queued`,
+  };
 }
 
 function printTable(head: string[], body: string[][]) {

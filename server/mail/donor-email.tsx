@@ -289,20 +289,18 @@ function plainText(c: Content, input: DonorEmailInput): string {
   return lines.join('\n');
 }
 
-/**
- * The one rendering path of every donor email: a template version's texts for one stage, the
- * variables filled in and escaped, the React Email layout (table-based, inline styles: it holds
- * up in Gmail, Outlook and Apple Mail), a plain-text part, and one-click unsubscribe headers
- * (RFC 8058).
- */
-export async function renderDonorEmail(input: DonorEmailInput): Promise<MailMessage> {
-  const c = contentOf(input);
+/** The HTML of one email's content: the React Email layout, without React's image preloads. */
+async function renderHtml(c: Content, input: DonorEmailInput): Promise<string> {
   // React 19 adds a preload <link> for every image: meaningless in an email, and it would load
   // the open-tracking image a second time.
-  const html = (await render(<DonorEmail c={c} input={input} />)).replace(
+  return (await render(<DonorEmail c={c} input={input} />)).replace(
     /<link rel="preload" as="image"[^>]*\/>/g,
     '',
   );
+}
+
+/** The message of an email whose content and HTML are made. */
+function message(c: Content, input: DonorEmailInput, html: string): MailMessage {
   return {
     to: input.to,
     subject: c.subject,
@@ -313,4 +311,126 @@ export async function renderDonorEmail(input: DonorEmailInput): Promise<MailMess
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
   };
+}
+
+/**
+ * The one rendering path of every donor email: a template version's texts for one stage, the
+ * variables filled in and escaped, the React Email layout (table-based, inline styles: it holds
+ * up in Gmail, Outlook and Apple Mail), a plain-text part, and one-click unsubscribe headers
+ * (RFC 8058).
+ */
+export async function renderDonorEmail(input: DonorEmailInput): Promise<MailMessage> {
+  const c = contentOf(input);
+  return message(c, input, await renderHtml(c, input));
+}
+
+/*
+ * Many emails at once (an import queues thousands, a day of reminders as many) share their layout:
+ * they differ in the donor's and the match's values and in their links. Rendering React for each
+ * is most of the cost, so `renderDonorEmails` renders each distinct email once with a token in
+ * place of every such value, then writes each email's values into that HTML, escaped as React
+ * escapes them. The subject and the plain-text part are made per email as `renderDonorEmail`
+ * makes them (plain strings, cheap). The result is byte for byte what `renderDonorEmail` gives
+ * (server/mail/donor-email.test.ts compares them), because a value only stands behind a token
+ * when the layout cannot tell it from the token:
+ * - React writes it only as escaped text or an attribute value (escapeTextForBrowser), never
+ *   into a URL check (a link stands behind a token only when it starts with http(s)://, so React's
+ *   javascript: guard leaves it alone) or a test of its content (the logo's http check is not
+ *   tokenised);
+ * - the layout's own string work treats both alike: the value is non-empty (an empty text hides
+ *   its paragraph, heading or button), has no whitespace at its ends (trim), and none inside but
+ *   single spaces (the subject's whitespace collapse, line breaks turned into <br/>);
+ * - it is well-formed Unicode (the stream's UTF-8 encoding would replace a lone surrogate);
+ * - the preheader is never tokenised: react-email's Preview cuts it at 150 characters and pads
+ *   it by its length, so its text is part of what tells two layouts apart;
+ * - no text of the email holds the token's private-use marks, so every mark in the HTML is a
+ *   token (an email where one does is rendered on its own).
+ */
+const open = '\uE000';
+const close = '\uE001';
+const tokenOf = (name: string) => `${open}${name}${close}`;
+const tokenPattern = /\uE000([A-Za-z_.]+)\uE001/g;
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** React's escaping of text and attribute values (escapeTextForBrowser in react-dom/server). */
+const reactEscapes: Record<string, string> = {
+  '"': '&quot;',
+  '&': '&amp;',
+  "'": '&#x27;',
+  '<': '&lt;',
+  '>': '&gt;',
+};
+const escapeAsReact = (text: string) => text.replace(/["&'<>]/g, (ch) => reactEscapes[ch] ?? ch);
+
+/** The layout cannot tell this value from a token (see above). */
+const tokenisable = (value: string) => /^\S+(?: \S+)*$/.test(value) && !loneSurrogate.test(value);
+/** The links made per email (signed actions, the FAQ and tracking image); the company's own stay literal. */
+const tokenLinks = ['confirm', 'decline', 'sign', 'unsubscribe', 'faq', 'openPixel'] as const;
+/** Variables the layout looks into (the logo must be an http(s) URL to show). */
+const literalVariables: ReadonlySet<string> = new Set(['receiving_org_logo']);
+
+const marked = (text: string) => /[\uE000\uE001]/.test(text);
+
+/**
+ * The same emails as `renderDonorEmail` gives one by one, in order, with React rendering each
+ * distinct layout once (see above).
+ */
+export async function renderDonorEmails(inputs: readonly DonorEmailInput[]): Promise<MailMessage[]> {
+  const layouts = new Map<string, Promise<string>>();
+  // Each texts object of the batch once: a number naming it in layout keys, and whether it holds marks.
+  const textsSeen = new Map<TemplateTexts, { id: number; marks: boolean }>();
+  const textsInfo = (texts: TemplateTexts) => {
+    let info = textsSeen.get(texts);
+    if (!info) {
+      info = { id: textsSeen.size, marks: marked(JSON.stringify(texts)) };
+      textsSeen.set(texts, info);
+    }
+    return info;
+  };
+  return Promise.all(
+    inputs.map(async (input) => {
+      const c = contentOf(input);
+      const hasMarks =
+        textsInfo(input.texts).marks ||
+        marked(JSON.stringify([input.values, input.links, input.supportEmail, input.to]));
+      if (hasMarks) return message(c, input, await renderHtml(c, input));
+      const escaped = new Map<string, string>();
+      const values = { ...input.values };
+      for (const [name, value] of Object.entries(input.values) as Array<[keyof VariableValues, string]>)
+        if (!literalVariables.has(name) && tokenisable(value)) {
+          values[name] = tokenOf(name);
+          escaped.set(name, escapeAsReact(value));
+        }
+      const links = { ...input.links };
+      for (const name of tokenLinks) {
+        const url = links[name];
+        if (typeof url === 'string' && /^https?:\/\//i.test(url) && tokenisable(url)) {
+          links[name] = tokenOf(`link.${name}`);
+          escaped.set(`link.${name}`, escapeAsReact(url));
+        }
+      }
+      // The same texts object, stage and literal values and links: the same layout (texts are
+      // named by object, so equal texts in two objects only cost a second render).
+      const key = JSON.stringify([
+        textsInfo(input.texts).id,
+        input.stage,
+        values,
+        links,
+        input.supportEmail,
+        c.preheader,
+      ]);
+      let layout = layouts.get(key);
+      if (!layout) {
+        const tokenInput = { ...input, values, links };
+        layout = renderHtml({ ...contentOf(tokenInput), preheader: c.preheader }, tokenInput);
+        layouts.set(key, layout);
+      }
+      const html = (await layout).replace(tokenPattern, (_, name: string) => {
+        const value = escaped.get(name);
+        if (value === undefined) throw new Error(`no value for the email token ${name}`);
+        return value;
+      });
+      return message(c, input, html);
+    }),
+  );
 }

@@ -11,6 +11,7 @@ import {
 import { isStatusId, type StatusId, statuses, statusIdOf } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { anyOf, arrayParam, insertUnnest, nextIds } from '../../db/rows.ts';
 import { companies, donationStatusHistory, donations, donors, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { campaignTermsOf } from '../campaigns/campaigns.service.ts';
@@ -80,8 +81,6 @@ type Plan = {
 };
 
 const digits = (text: string | null) => (text ?? '').replace(/\D/g, '');
-const chunks = <T>(items: T[], size: number) =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 async function organizationTree(db: Queryable, orgId: number): Promise<OrgRow[]> {
   const ids = [orgId, ...(await descendantIds(db, orgId))];
@@ -193,17 +192,18 @@ async function plan(
   // One query for the transaction ids the organizations already hold.
   const transactionIds = [...new Set(read.flatMap((r) => (r.transactionId ? [r.transactionId] : [])))];
   const existing = new Set<string>();
-  for (const part of chunks(transactionIds, 1000)) {
+  if (transactionIds.length > 0) {
     const rows = await db
       .select({ org: donations.organization_id, transaction_id: donations.transaction_id })
       .from(donations)
       .where(
         and(
-          inArray(
+          anyOf(
             donations.organization_id,
             tree.map((o) => o.id),
+            'int',
           ),
-          inArray(donations.transaction_id, part),
+          anyOf(donations.transaction_id, transactionIds, 'text'),
         ),
       );
     for (const r of rows) existing.add(`${r.org}\u0000${r.transaction_id}`);
@@ -219,30 +219,28 @@ async function plan(
     const from = new Date(Math.min(...days) - 86_400_000);
     const to = new Date(Math.max(...days) + 86_400_000);
     const amounts = [...new Set(untracked.map((r) => r.amountCents))];
-    for (const part of chunks(amounts, 1000)) {
-      const rows = await db
-        .select({
-          org: donations.organization_id,
-          amount: donations.amount_cents,
-          donated_at: donations.donated_at,
-          name: donors.name,
-          email: donors.email,
-        })
-        .from(donations)
-        .leftJoin(donors, eq(donors.id, donations.donor_id))
-        .where(
-          and(
-            inArray(
-              donations.organization_id,
-              tree.map((o) => o.id),
-            ),
-            inArray(donations.amount_cents, part),
-            gte(donations.donated_at, from),
-            lte(donations.donated_at, to),
+    const rows = await db
+      .select({
+        org: donations.organization_id,
+        amount: donations.amount_cents,
+        donated_at: donations.donated_at,
+        name: donors.name,
+        email: donors.email,
+      })
+      .from(donations)
+      .leftJoin(donors, eq(donors.id, donations.donor_id))
+      .where(
+        and(
+          inArray(
+            donations.organization_id,
+            tree.map((o) => o.id),
           ),
-        );
-      for (const r of rows) stored.add(fingerprint(r.org, r.email, r.name, r.amount, r.donated_at));
-    }
+          anyOf(donations.amount_cents, amounts, 'int'),
+          gte(donations.donated_at, from),
+          lte(donations.donated_at, to),
+        ),
+      );
+    for (const r of rows) stored.add(fingerprint(r.org, r.email, r.name, r.amount, r.donated_at));
   }
 
   const ready: Planned[] = [];
@@ -337,11 +335,11 @@ async function donorIds(tx: Tx, rows: Planned[]): Promise<number[]> {
   const known = new Map<string, number>();
   const emails = [...new Set(rows.flatMap((r) => (r.donorEmail ? [r.donorEmail] : [])))];
   const orgIds = [...new Set(rows.map((r) => r.organizationId))];
-  for (const part of chunks(emails, 1000)) {
+  if (emails.length > 0) {
     const found = await tx
       .select({ id: donors.id, org: donors.organization_id, email: donors.email })
       .from(donors)
-      .where(and(inArray(donors.organization_id, orgIds), inArray(donors.email, part)));
+      .where(and(anyOf(donors.organization_id, orgIds, 'int'), anyOf(donors.email, emails, 'text')));
     for (const d of found) known.set(`${d.org}\u0000${d.email}`, d.id);
   }
   // As POST donation does, a known donor takes the name the file gives (the last row's).
@@ -351,14 +349,20 @@ async function donorIds(tx: Tx, rows: Planned[]): Promise<number[]> {
     const id = key ? known.get(key) : undefined;
     if (id !== undefined && r.donorName) renamed.set(id, { name: r.donorName, phone: r.donorPhone });
   }
-  for (const part of chunks([...renamed], 1000)) {
-    const values = sql.join(
-      part.map(([id, v]) => sql`(${id}::int, ${v.name}::text, ${v.phone}::text)`),
-      sql`, `,
-    );
+  if (renamed.size > 0) {
+    const list = [...renamed];
     await tx.execute(
       sql`update ${donors} set name = v.name, phone = coalesce(v.phone, ${donors.phone}), updated_at = now()
-          from (values ${values}) as v(id, name, phone) where ${donors.id} = v.id`,
+          from unnest(${arrayParam(
+            list.map(([id]) => id),
+            'int',
+          )}, ${arrayParam(
+            list.map(([, v]) => v.name),
+            'text',
+          )}, ${arrayParam(
+            list.map(([, v]) => v.phone),
+            'text',
+          )}) as v(id, name, phone) where ${donors.id} = v.id`,
     );
   }
   // New donors: one per email (the first row's name), one per row without an email.
@@ -370,25 +374,20 @@ async function donorIds(tx: Tx, rows: Planned[]): Promise<number[]> {
     if (key) pending.add(key);
     fresh.push({ key, row: r });
   }
-  const newIds: number[] = [];
-  for (const part of chunks(fresh, 1000)) {
-    const inserted = await tx
-      .insert(donors)
-      .values(
-        part.map(({ row }) => ({
-          organization_id: row.organizationId,
-          name: row.donorName,
-          email: row.donorEmail,
-          phone: row.donorPhone,
-        })),
-      )
-      .returning({ id: donors.id });
-    newIds.push(...inserted.map((d) => d.id));
-  }
-  if (newIds.length !== fresh.length) throw new Error('donor insert returned fewer rows');
+  const newIds = await nextIds(tx, 'donors', fresh.length);
+  if (fresh.length > 0)
+    await tx.execute(
+      insertUnnest(donors, [
+        { column: donors.id, type: 'int', values: newIds },
+        { column: donors.organization_id, type: 'int', values: fresh.map((f) => f.row.organizationId) },
+        { column: donors.name, type: 'text', values: fresh.map((f) => f.row.donorName) },
+        { column: donors.email, type: 'text', values: fresh.map((f) => f.row.donorEmail) },
+        { column: donors.phone, type: 'text', values: fresh.map((f) => f.row.donorPhone) },
+      ]),
+    );
   const byRow = new Map<Planned, number>();
   fresh.forEach(({ key, row }, i) => {
-    // biome-ignore lint/style/noNonNullAssertion: lengths checked above.
+    // biome-ignore lint/style/noNonNullAssertion: one id per new donor.
     const id = newIds[i]!;
     if (key) known.set(key, id);
     else byRow.set(row, id);
@@ -400,9 +399,6 @@ async function donorIds(tx: Tx, rows: Planned[]): Promise<number[]> {
     return id;
   });
 }
-
-/** Rows per multi-row insert: well under PostgreSQL's 65535 parameters. */
-const insertBatch = 1000;
 
 /**
  * spec: "…/import-file/Upload". The map is checked first (the spec's mapping messages), then the
@@ -432,51 +428,51 @@ export async function uploadImport(
           rows.map((r) => r.organizationId),
           rows.flatMap((r) => (r.company ? [r.company.id] : [])),
         );
-        const created: number[] = [];
+        // Every match and its first status-history row in one statement (lists, not a parameter
+        // per value: no batches), with ids taken first so each row's id is known.
+        const created = await nextIds(tx, 'donations', rows.length);
+        const estimates = rows.map((r) =>
+          estimateOf(
+            r.status,
+            { organization_id: r.organizationId, amount_cents: r.amountCents, donated_at: r.donatedAt },
+            r.company,
+            terms,
+          ),
+        );
+        await tx.execute(
+          sql`with created as (${insertUnnest(donations, [
+            { column: donations.id, type: 'int', values: created },
+            { column: donations.organization_id, type: 'int', values: rows.map((r) => r.organizationId) },
+            { column: donations.donor_id, type: 'int', values: donorIdOf },
+            { column: donations.company_id, type: 'int', values: rows.map((r) => r.company?.id ?? null) },
+            {
+              column: donations.company_name,
+              type: 'text',
+              values: rows.map((r) => r.company?.name ?? r.companyName),
+            },
+            { column: donations.amount_cents, type: 'int', values: rows.map((r) => r.amountCents) },
+            { column: donations.matched_cents, type: 'int', values: estimates.map((e) => e.matched_cents) },
+            { column: donations.campaign_id, type: 'int', values: estimates.map((e) => e.campaign_id) },
+            { column: donations.donated_at, type: 'timestamptz', values: rows.map((r) => r.donatedAt) },
+            { column: donations.transaction_id, type: 'text', values: rows.map((r) => r.transactionId) },
+            { column: donations.status_id, type: 'int', values: rows.map((r) => r.status) },
+            { column: donations.custom, type: 'jsonb', values: rows.map((r) => r.custom) },
+          ])} returning ${sql.identifier('id')}, ${sql.identifier('status_id')})
+          insert into ${donationStatusHistory} (donation_id, from_status_id, to_status_id, user_id)
+          select id, null, status_id, ${userId}::int from created`,
+        );
         const belowMinimum: { id: number; row: Planned; donorId: number; company: CompanyRow }[] = [];
-        for (const [index, part] of chunks(rows, insertBatch).entries()) {
-          const inserted = await tx
-            .insert(donations)
-            .values(
-              part.map((r, i) => ({
-                organization_id: r.organizationId,
-                // biome-ignore lint/style/noNonNullAssertion: one donor per row.
-                donor_id: donorIdOf[index * insertBatch + i]!,
-                company_id: r.company?.id ?? null,
-                company_name: r.company?.name ?? r.companyName,
-                amount_cents: r.amountCents,
-                ...estimateOf(
-                  r.status,
-                  { organization_id: r.organizationId, amount_cents: r.amountCents, donated_at: r.donatedAt },
-                  r.company,
-                  terms,
-                ),
-                donated_at: r.donatedAt,
-                transaction_id: r.transactionId,
-                status_id: r.status,
-                custom: r.custom,
-              })),
-            )
-            .returning({ id: donations.id, status_id: donations.status_id });
-          await tx.insert(donationStatusHistory).values(
-            inserted.map((d) => ({
-              donation_id: d.id,
-              from_status_id: null,
-              to_status_id: d.status_id,
-              user_id: userId,
-            })),
-          );
-          created.push(...inserted.map((d) => d.id));
-          for (const [i, d] of inserted.entries()) {
-            const row = part[i];
-            const donorId = donorIdOf[index * insertBatch + i];
-            if (d.status_id === statusIdOf.belowMinimum && row?.company && donorId !== undefined)
-              belowMinimum.push({ id: d.id, row, donorId, company: row.company });
-          }
-        }
-        // spec (FAQ): "the system merges below-minimum donations", file imports included: a
-        // donor's gifts below the company's minimum that add up to it become one request, the
-        // newest gift's (as when they arrive one by one).
+        rows.forEach((row, i) => {
+          const id = created[i];
+          const donorId = donorIdOf[i];
+          if (
+            row.status === statusIdOf.belowMinimum &&
+            row.company &&
+            id !== undefined &&
+            donorId !== undefined
+          )
+            belowMinimum.push({ id, row, donorId, company: row.company });
+        });
         belowMinimum.sort((a, b) => b.row.donatedAt.getTime() - a.row.donatedAt.getTime() || b.id - a.id);
         for (const m of belowMinimum)
           await mergeBelowMinimum(tx, m.row.organizationId, m.id, m.donorId, m.company, userId, 'staff');

@@ -3,6 +3,7 @@ import { and, eq, inArray, ne } from 'drizzle-orm';
 import { isMainStatus, type WebhookEventName } from '../../../src/contract/integrations.ts';
 import { statusName } from '../../../src/contract/statuses.ts';
 import type { Queryable } from '../../db/client.ts';
+import { anyOf, insertUnnest } from '../../db/rows.ts';
 import { companies, donations, donors, organizations, webhookDeliveries, webhooks } from '../../db/schema.ts';
 import { organizationChain } from '../permissions/permissions.service.ts';
 
@@ -81,7 +82,7 @@ async function payloads(tx: Queryable, event: WebhookPayload['event'], donationI
     .innerJoin(organizations, eq(organizations.id, donations.organization_id))
     .leftJoin(donors, eq(donors.id, donations.donor_id))
     .leftJoin(companies, eq(companies.id, donations.company_id))
-    .where(inArray(donations.id, donationIds))
+    .where(anyOf(donations.id, donationIds, 'int'))
     .orderBy(donations.id);
   return rows.map((r) => ({
     organizationId: r.organization_id,
@@ -124,12 +125,15 @@ async function enqueue(
   at = new Date(),
 ): Promise<number> {
   if (donationIds.length === 0) return 0;
-  const items = (await payloads(tx, event, [...new Set(donationIds)], at)).filter((item) =>
-    keep(item.statusId),
-  );
-  // The listeners of each organization once (a file import's thousands of matches share a few).
+  // First who listens (most matches' organizations have no webhook): each match's organization
+  // and status, then the listeners of each organization once (a file import's thousands of
+  // matches share a few); payloads are read only for the matches someone hears about.
+  const matches = await tx
+    .select({ id: donations.id, organization_id: donations.organization_id, status_id: donations.status_id })
+    .from(donations)
+    .where(anyOf(donations.id, [...new Set(donationIds)], 'int'));
   const listenersOf = new Map<number, number[]>();
-  for (const orgId of new Set(items.map((item) => item.organizationId))) {
+  for (const orgId of new Set(matches.filter((m) => keep(m.status_id)).map((m) => m.organization_id))) {
     const chain = await organizationChain(tx, orgId);
     const listeners = await tx
       .select({ id: webhooks.id })
@@ -140,6 +144,18 @@ async function enqueue(
       listeners.map((w) => w.id),
     );
   }
+  const heard = matches.filter(
+    (m) => keep(m.status_id) && (listenersOf.get(m.organization_id) ?? []).length > 0,
+  );
+  if (heard.length === 0) return 0;
+  const items = (
+    await payloads(
+      tx,
+      event,
+      heard.map((m) => m.id),
+      at,
+    )
+  ).filter((item) => keep(item.statusId));
   const deliveries = items.flatMap((item) =>
     (listenersOf.get(item.organizationId) ?? []).map((webhookId) => ({
       webhook_id: webhookId,
@@ -150,9 +166,22 @@ async function enqueue(
       give_up_at: new Date(at.getTime() + deliveryLifetimeMs),
     })),
   );
-  // Multi-row inserts, well under PostgreSQL's 65,535 parameters each.
-  for (let start = 0; start < deliveries.length; start += 1000)
-    await tx.insert(webhookDeliveries).values(deliveries.slice(start, start + 1000));
+  // One insert of lists whatever the count (ids in list order: a match's deliveries in order).
+  if (deliveries.length > 0)
+    await tx.execute(
+      insertUnnest(webhookDeliveries, [
+        { column: webhookDeliveries.webhook_id, type: 'int', values: deliveries.map((d) => d.webhook_id) },
+        { column: webhookDeliveries.donation_id, type: 'int', values: deliveries.map((d) => d.donation_id) },
+        { column: webhookDeliveries.event, type: 'text', values: deliveries.map((d) => d.event) },
+        { column: webhookDeliveries.message_id, type: 'text', values: deliveries.map((d) => d.message_id) },
+        { column: webhookDeliveries.payload, type: 'jsonb', values: deliveries.map((d) => d.payload) },
+        {
+          column: webhookDeliveries.give_up_at,
+          type: 'timestamptz',
+          values: deliveries.map((d) => d.give_up_at),
+        },
+      ]),
+    );
   return deliveries.length;
 }
 

@@ -242,6 +242,39 @@ describe('delivery', () => {
     expect(await deliveriesOf(otherHook.id)).toHaveLength(0);
   });
 
+  it('queues a batch of matches (a file import) in match order, each heard one at a main status once', async () => {
+    const demo = await demoOrganizationIds(t.db);
+    const hook = await newWebhook(hope, { url: `127.0.0.1:${port}/batch` });
+    const ids = [
+      await storedDonation(hope, 4),
+      await storedDonation(demo.northShore, 7),
+      await storedDonation(maple, 4), // nobody listens to Maple Street
+      await storedDonation(hope, 24), // not a main status
+      await storedDonation(demo.northShore, 1),
+    ];
+    const queuedCount = await t.db.transaction((tx) => webhookEvents.statusChanged(tx, [...ids].reverse()));
+    expect(queuedCount).toBe(3);
+    const queued = await deliveriesOf(hook.id);
+    expect(queued.map((d) => d.donation_id)).toEqual([ids[0], ids[1], ids[4]]);
+    expect(
+      queued.map((d) => (d.payload as { data: { donation: { status_id: number } } }).data.donation.status_id),
+    ).toEqual([4, 7, 1]);
+    expect(new Set(queued.map((d) => d.message_id)).size).toBe(3);
+    expect(queued[1]?.payload).toMatchObject({
+      event: 'status',
+      data: {
+        donation: {
+          id: ids[1],
+          amount: 50,
+          status_id: 7,
+          custom: { campaign: 'spring', medium: null, source: 'web' },
+        },
+        company: { name: 'Acme Widgets' },
+      },
+    });
+    expect(queued.every((d) => d.status === 'pending' && d.give_up_at > d.created_at)).toBe(true);
+  });
+
   it('retries a failed delivery with backoff, stores last_code, and logs each attempt', async () => {
     const hook = await newWebhook(hope, { url: `127.0.0.1:${port}/hook` });
     await setStatus(await storedDonation(hope), 4);

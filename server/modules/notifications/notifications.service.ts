@@ -1,8 +1,9 @@
-import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Donation } from '../../../src/contract/donations.ts';
 import { notificationTexts } from '../../../src/contract/notifications.ts';
 import { type Clock, dayMs, systemClock } from '../../clock.ts';
 import type { Db, Queryable } from '../../db/client.ts';
+import { anyOf } from '../../db/rows.ts';
 import { donationNotifications, donations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hashToken } from '../auth/tokens.ts';
@@ -68,7 +69,7 @@ export async function notifyMatches(
 ): Promise<number[]> {
   if (donationIds.length === 0) return [];
   const now = (links.clock ?? systemClock).now();
-  const rows = await matchFacts(tx, donationIds);
+  const rows = await matchFacts(tx, donationIds, notifiedStatuses);
 
   const candidates = rows.flatMap((row) => {
     const email = row.donor_email?.trim().toLowerCase();
@@ -127,8 +128,8 @@ export async function recentlyEmailed(
     .from(donationNotifications)
     .where(
       and(
-        inArray(donationNotifications.organization_id, [...orgIds]),
-        inArray(donationNotifications.to_email, [...emails]),
+        anyOf(donationNotifications.organization_id, [...orgIds], 'int'),
+        anyOf(donationNotifications.to_email, [...emails], 'text'),
         gt(donationNotifications.created_at, since),
       ),
     );

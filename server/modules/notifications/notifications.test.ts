@@ -421,6 +421,18 @@ describe('other paths that set a status', () => {
       'cy@example.org',
       'ira@example.org',
     ]);
+    // Each stored copy is its outbox message minus the tracking image, as for a single match.
+    const copies = await t.db
+      .select({ notification: donationNotifications, mail: outbox })
+      .from(donationNotifications)
+      .innerJoin(outbox, eq(outbox.id, donationNotifications.outbox_id));
+    expect(copies).toHaveLength(2);
+    for (const { notification, mail } of copies) {
+      expect(notification.subject).toBe(mail.subject);
+      expect(notification.text).toBe(mail.text);
+      expect(mail.html).toMatch(/open\.gif\?t=[A-Za-z0-9_-]{43}"/);
+      expect(notification.html).toBe(mail.html.replace(/<img [^>]*open\.gif[^>]*>/, ''));
+    }
   });
 
   it('the donor changing their company on their edit screen is emailed about the new status', async () => {

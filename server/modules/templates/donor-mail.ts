@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, or, sql } from 'drizzle-orm';
 import { type DeadlineRule, matchDeadline } from '../../../src/contract/donor.ts';
 import {
   reminderTemplateIds,
   type TemplateStage,
+  type TemplateTexts,
   type TemplateTypeId,
 } from '../../../src/contract/email-templates.ts';
 import { dayMs } from '../../clock.ts';
 import type { Queryable } from '../../db/client.ts';
-import { queryRows } from '../../db/rows.ts';
+import { anyOf, arrayParam, insertUnnest, nextIds, queryRows } from '../../db/rows.ts';
 import {
   campaigns,
   companies,
@@ -21,7 +22,8 @@ import {
   outbox,
   scheduledJobs,
 } from '../../db/schema.ts';
-import { renderDonorEmail } from '../../mail/donor-email.tsx';
+import { type DonorEmailInput, renderDonorEmails } from '../../mail/donor-email.tsx';
+import type { MailMessage } from '../../mail/templates.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { logoUrl } from '../donor/donor.service.ts';
 import { signingLink } from '../esign/esign-link.ts';
@@ -34,8 +36,15 @@ import { variableValues } from './variables.ts';
 /** What a donor email needs from the server's settings: its origin, support address and secret. */
 export type MailLinks = { publicUrl: string; supportEmail: string; jwtSecret: string };
 
-/** The match facts a donor email is made of (one query for a batch). */
-export async function matchFacts(db: Queryable, donationIds: readonly number[]) {
+/**
+ * The match facts a donor email is made of (one query for a batch); with `statuses`, only the
+ * matches at one of them (the others are emailed nothing).
+ */
+export async function matchFacts(
+  db: Queryable,
+  donationIds: readonly number[],
+  statuses?: ReadonlySet<number>,
+) {
   if (donationIds.length === 0) return [];
   return db
     .select({
@@ -83,7 +92,12 @@ export async function matchFacts(db: Queryable, donationIds: readonly number[]) 
     .leftJoin(donors, eq(donors.id, donations.donor_id))
     .leftJoin(companies, eq(companies.id, donations.company_id))
     .leftJoin(campaigns, eq(campaigns.id, donations.campaign_id))
-    .where(inArray(donations.id, [...new Set(donationIds)]))
+    .where(
+      and(
+        anyOf(donations.id, [...new Set(donationIds)], 'int'),
+        statuses ? anyOf(donations.status_id, [...statuses], 'int') : undefined,
+      ),
+    )
     .orderBy(donations.id);
 }
 export type MatchFacts = Awaited<ReturnType<typeof matchFacts>>[number];
@@ -112,9 +126,14 @@ export type PlannedMail = {
 
 /** The path of the open-tracking image of a notification. */
 const openPixelPath = (token: string) => `/api/notification/open.gif?t=${token}`;
+/** The open-tracking image in a rendered email (the first; there is one). */
+const openPixelImage = /<img [^>]*open\.gif\?t=[A-Za-z0-9_-]+"[^>]*\/>/;
 
-/** Rows per multi-row insert: well under PostgreSQL's 65535 parameters. */
-const insertBatch = 500;
+/**
+ * Emails per batch: their rows are inserted as lists (no parameter limit), so this only bounds
+ * the memory of rendered emails held at once.
+ */
+const insertBatch = 2000;
 
 /**
  * Renders and queues donor emails in the caller's transaction: each becomes an outbox row (what
@@ -129,16 +148,21 @@ export async function sendDonorMails(
   now: Date,
 ): Promise<number[]> {
   const created: number[] = [];
+  // One texts object per template version, so the renderer sees the same layout as the same.
+  const texts = new Map<PlannedMail['template'], TemplateTexts>();
+  const textsOf = (template: PlannedMail['template']) => {
+    let found = texts.get(template);
+    if (!found) {
+      found = versionTexts(template);
+      texts.set(template, found);
+    }
+    return found;
+  };
   for (let start = 0; start < planned.length; start += insertBatch) {
     const part = planned.slice(start, start + insertBatch);
     // The links name the notification, so its id is taken before the email is rendered.
-    const ids = (
-      await queryRows<{ id: number }>(
-        tx,
-        sql`select nextval(pg_get_serial_sequence('donation_notifications', 'id'))::int as id from generate_series(1, ${part.length}::int)`,
-      )
-    ).map((r) => Number(r.id));
-    const rendered = await Promise.all(
+    const ids = await nextIds(tx, 'donation_notifications', part.length);
+    const prepared = await Promise.all(
       part.map(async (p, i) => {
         const id = ids[i] as number;
         const token = randomBytes(32).toString('base64url');
@@ -150,9 +174,9 @@ export async function sendDonorMails(
         if (process) faq.searchParams.set(process, '1');
         // spec (section 4): 5 Donor to E-Sign Form — the email carries the signing link.
         const sign = p.row.status_id === 5 ? await signingLink(tx, links, p.row, now) : null;
-        const input = {
+        const input: DonorEmailInput = {
           to: p.email,
-          texts: versionTexts(p.template),
+          texts: textsOf(p.template),
           stage: p.stage,
           values: variableValues({
             donorName: p.row.donor_name,
@@ -175,59 +199,107 @@ export async function sendDonorMails(
             faq: faq.toString(),
             companyUrl: p.row.company_id !== null ? (p.row.company?.url ?? null) : null,
             companyGuide: p.row.company_id !== null ? (p.row.company?.guide ?? null) : null,
-            openPixel: null as string | null,
+            openPixel: `${links.publicUrl}${openPixelPath(token)}`,
           },
           supportEmail: links.supportEmail,
         };
-        const sent = await renderDonorEmail({
-          ...input,
-          links: { ...input.links, openPixel: `${links.publicUrl}${openPixelPath(token)}` },
-        });
-        // The copy kept for the portal's preview is the same email without its tracking image
-        // (one render per email: rendering is the cost of a big day of reminders).
-        const kept = {
-          ...sent,
-          html: sent.html.replace(/<img [^>]*open\.gif\?t=[A-Za-z0-9_-]+"[^>]*\/>/, ''),
-        };
-        return { id, token, kept, sent };
+        return { id, token, input };
       }),
     );
-    const queued = await tx
-      .insert(outbox)
-      .values(
-        rendered.map(({ sent }) => ({
-          to: sent.to,
-          subject: sent.subject,
-          html: sent.html,
-          text: sent.text,
-          headers: sent.headers ?? {},
-          created_at: now,
-        })),
-      )
-      .returning({ id: outbox.id });
-    if (queued.length !== part.length) throw new Error('outbox insert returned fewer rows');
-    await tx.insert(donationNotifications).values(
-      part.map((p, i) => {
-        const r = rendered[i];
-        if (!r) throw new Error('rendered email missing');
-        return {
-          id: r.id,
-          donation_id: p.row.id,
-          organization_id: p.row.organization_id,
-          status_id: p.row.status_id,
-          to_email: p.email,
-          subject: r.kept.subject,
-          html: r.kept.html,
-          text: r.kept.text,
-          outbox_id: queued[i]?.id ?? null,
-          open_token_hash: hashToken(r.token),
-          template_id: p.template.id,
-          stage: p.stage,
-          kind: p.kind,
-          created_at: now,
-        };
-      }),
+    // One React render per distinct layout, each email's values written into it.
+    const mails = await renderDonorEmails(prepared.map((m) => m.input));
+    const rendered = prepared.map(({ id, token }, i) => {
+      const sent = mails[i] as MailMessage;
+      // The copy kept for the portal's preview is the same email without its tracking image.
+      const pixel = openPixelImage.exec(sent.html)?.[0] ?? null;
+      const kept = { ...sent, html: sent.html.replace(openPixelImage, '') };
+      // The database makes that copy from the outbox row (below) when removing the image is
+      // removing its one occurrence (its token is random); otherwise the copy is sent as is.
+      const derivable = pixel !== null && sent.html.indexOf(pixel) === sent.html.lastIndexOf(pixel);
+      return { id, token, kept, sent, pixel: derivable ? pixel : null };
+    });
+    // The outbox rows and their notification rows: one statement each, the outbox ids taken first
+    // so each notification names its own message.
+    const outboxIds = await nextIds(tx, 'outbox', rendered.length);
+    await tx.execute(
+      insertUnnest(outbox, [
+        { column: outbox.id, type: 'int', values: outboxIds },
+        { column: outbox.to, type: 'text', values: rendered.map((r) => r.sent.to) },
+        { column: outbox.subject, type: 'text', values: rendered.map((r) => r.sent.subject) },
+        { column: outbox.html, type: 'text', values: rendered.map((r) => r.sent.html) },
+        { column: outbox.text, type: 'text', values: rendered.map((r) => r.sent.text) },
+        { column: outbox.headers, type: 'jsonb', values: rendered.map((r) => r.sent.headers ?? {}) },
+        { column: outbox.created_at, type: 'timestamptz', values: rendered.map(() => now) },
+      ]),
     );
+    // The notification rows take the subject, text and (without its tracking image) HTML from
+    // their outbox rows, so each email's HTML goes to the database once, not twice.
+    const notified = await queryRows<{ id: number }>(
+      tx,
+      sql`insert into ${donationNotifications} (id, donation_id, organization_id, status_id, to_email,
+            subject, html, text, outbox_id, open_token_hash, template_id, stage, kind, created_at)
+          select n.id, n.donation_id, n.organization_id, n.status_id, n.to_email,
+            o.subject, coalesce(n.html, replace(o.html, n.pixel, '')), o.text, o.id,
+            n.open_token_hash, n.template_id, n.stage, n.kind, n.created_at
+          from unnest(${sql.join(
+            [
+              arrayParam(
+                rendered.map((r) => r.id),
+                'int',
+              ),
+              arrayParam(
+                part.map((p) => p.row.id),
+                'int',
+              ),
+              arrayParam(
+                part.map((p) => p.row.organization_id),
+                'int',
+              ),
+              arrayParam(
+                part.map((p) => p.row.status_id),
+                'int',
+              ),
+              arrayParam(
+                part.map((p) => p.email),
+                'text',
+              ),
+              arrayParam(
+                rendered.map((r) => (r.pixel === null ? r.kept.html : null)),
+                'text',
+              ),
+              arrayParam(
+                rendered.map((r) => r.pixel),
+                'text',
+              ),
+              arrayParam(outboxIds, 'int'),
+              arrayParam(
+                rendered.map((r) => hashToken(r.token)),
+                'text',
+              ),
+              arrayParam(
+                part.map((p) => p.template.id),
+                'int',
+              ),
+              arrayParam(
+                part.map((p) => p.stage),
+                'int',
+              ),
+              arrayParam(
+                part.map((p) => p.kind),
+                'text',
+              ),
+              arrayParam(
+                part.map(() => now.toISOString()),
+                'timestamptz',
+              ),
+            ],
+            sql`, `,
+          )}) as n(id, donation_id, organization_id, status_id, to_email, html, pixel, outbox_id,
+                   open_token_hash, template_id, stage, kind, created_at)
+          join ${outbox} o on o.id = n.outbox_id
+          returning ${sql.identifier('id')}`,
+    );
+    if (notified.length !== part.length) throw new Error('notification insert wrote fewer rows');
     // The next step of a sequence: the 1st reminder after the initial email, the 2nd after the
     // 1st, Donor No Response after the 2nd (only templates with reminder tabs).
     const next: Array<typeof scheduledJobs.$inferInsert> = part.flatMap((p, i) => {
@@ -356,8 +428,8 @@ export async function unsubscribedAmong(
     .from(emailUnsubscribes)
     .where(
       and(
-        inArray(emailUnsubscribes.organization_id, [...orgIds]),
-        inArray(emailUnsubscribes.email, [...emails]),
+        anyOf(emailUnsubscribes.organization_id, [...orgIds], 'int'),
+        anyOf(emailUnsubscribes.email, [...emails], 'text'),
       ),
     );
   return new Set(rows.map((r) => `${r.org}\u0000${r.email}`));
