@@ -156,7 +156,16 @@ try {
     await cannon({ url, headers, connections: 1, amount: 5 });
     const alone = await cannon({ url, headers, connections: 1, amount: runs });
     // (b) Many connections at once, after the same load unmeasured for --warmup seconds.
-    if (warmup > 0) await cannon({ url, headers, connections, duration: warmup });
+    if (warmup > 0) {
+      await cannon({ url, headers, connections, duration: warmup });
+      // Stopping the warmup abandons its last `connections` requests, which the server still
+      // serves: one request more, answered after them, so (b) starts with `connections` requests
+      // in flight and not twice as many.
+      const settled = await fetch(url, { headers });
+      if (settled.status !== 200)
+        throw new Error(`the list call answered ${settled.status} after the warmup`);
+      await settled.arrayBuffer();
+    }
     const loadBefore = load();
     // The probe (if any) measures the loaded phase alone from here.
     if (values.probe) server.kill('SIGUSR2');
