@@ -131,9 +131,15 @@ try {
   try {
     await new Promise<void>((resolve, reject) => {
       let output = '';
+      let started = false;
+      // The request log keeps coming once it runs: read it (the pipe must not fill), keep none.
       server.stdout.on('data', (chunk: Buffer) => {
+        if (started) return;
         output += chunk.toString();
-        if (output.includes('Twofold is running')) resolve();
+        if (output.includes('Twofold is running')) {
+          started = true;
+          resolve();
+        }
       });
       server.once('exit', (code) => reject(new Error(`the server exited (${code}):\n${output}`)));
     });
