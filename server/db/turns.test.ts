@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { takingTurns, Turns } from './turns.ts';
+import { Turns, takingTurns } from './turns.ts';
 
 /** Keeps the thread busy without yielding, as a PGlite statement does. */
 const busy = (ms: number) => {
