@@ -15,7 +15,7 @@
  * per-request SQL time adds up.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,6 +40,13 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '10' },
     /** Extra query string for the list call (e.g. `page=400` or `sort_field=amount`). */
     query: { type: 'string', default: '' },
+    /** Preload bench/pglite-load-probe.ts into the server: where its time goes, printed at exit. */
+    probe: { type: 'boolean', default: false },
+    /**
+     * Keep the data directory here (made on the first run, reused as it is by the next ones with
+     * the same --matches), to repeat a measurement without inserting the matches again.
+     */
+    keep: { type: 'string' },
   },
 });
 const whole = (name: keyof typeof values) => {
@@ -63,7 +70,10 @@ const load = () =>
     .map((n) => n.toFixed(2))
     .join(' ');
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'twofold-pglite-load-'));
+const kept = values.keep ? path.resolve(values.keep) : undefined;
+const reuse = kept !== undefined && existsSync(path.join(kept, 'pglite', 'PG_VERSION'));
+if (kept) mkdirSync(kept, { recursive: true });
+const dataDir = kept ?? mkdtempSync(path.join(tmpdir(), 'twofold-pglite-load-'));
 const port = await freePort();
 const serverEnv = {
   DATA_DIR: dataDir,
@@ -80,34 +90,57 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 try {
   const database = await openConfiguredDatabase(config);
   await database.migrate();
-  await seedDemo(database.db);
-  step(`migrated and seeded the demo data in ${dataDir}/pglite (load ${load()})`);
+  if (!reuse) {
+    await seedDemo(database.db);
+    step(`migrated and seeded the demo data in ${dataDir}/pglite (load ${load()})`);
+  }
   const [org] = await queryRows<{ id: number }>(
     database.db,
     sql`select id from organizations where name = ${demoOrganizationNames.hopeHarbor}`,
   );
   if (!org) throw new Error('the demo seed has no Hope Harbor');
-  await insertMatches(database, org.id, matches, step);
-  await database.db.execute(sql`vacuum analyze`);
-  step(`inserted ${matches.toLocaleString('en-US')} matches in Hope Harbor, vacuumed and analyzed`);
+  if (reuse) {
+    const [held] = await queryRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from donations where organization_id = ${org.id}`,
+    );
+    if (held?.n !== matches)
+      throw new Error(`--keep ${kept} holds ${held?.n} matches, not --matches ${matches}: remove it first`);
+    step(`reusing ${dataDir}/pglite: ${matches.toLocaleString('en-US')} matches in Hope Harbor`);
+  } else {
+    await insertMatches(database, org.id, matches, step);
+    await database.db.execute(sql`vacuum analyze`);
+    step(`inserted ${matches.toLocaleString('en-US')} matches in Hope Harbor, vacuumed and analyzed`);
+  }
 
   await database.close();
 
   // The real server in its own process (what `npm run server` runs), so the load generator does
   // not share its event loop with the server and PGlite.
-  const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'main.ts')], {
-    cwd: root,
-    // PGlite and local files whatever this shell's environment says.
-    env: { ...process.env, DATABASE_URL: '', S3_BUCKET: '', ...serverEnv },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const probe = values.probe ? ['--import', path.join(root, 'bench', 'pglite-load-probe.ts')] : [];
+  const server = spawn(
+    process.execPath,
+    ['--import', 'tsx', ...probe, path.join(root, 'server', 'main.ts')],
+    {
+      cwd: root,
+      // PGlite and local files whatever this shell's environment says.
+      env: { ...process.env, DATABASE_URL: '', S3_BUCKET: '', ...serverEnv },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   try {
     await new Promise<void>((resolve, reject) => {
       let output = '';
+      let started = false;
+      // The request log keeps coming once it runs: read it (the pipe must not fill), keep none.
       server.stdout.on('data', (chunk: Buffer) => {
+        if (started) return;
         output += chunk.toString();
-        if (output.includes('Twofold is running')) resolve();
+        if (output.includes('Twofold is running')) {
+          started = true;
+          resolve();
+        }
       });
       server.once('exit', (code) => reject(new Error(`the server exited (${code}):\n${output}`)));
     });
@@ -130,9 +163,36 @@ try {
     await cannon({ url, headers, connections: 1, amount: 5 });
     const alone = await cannon({ url, headers, connections: 1, amount: runs });
     // (b) Many connections at once, after the same load unmeasured for --warmup seconds.
-    if (warmup > 0) await cannon({ url, headers, connections, duration: warmup });
+    if (warmup > 0) {
+      await cannon({ url, headers, connections, duration: warmup });
+      // Stopping the warmup abandons its last `connections` requests, which the server still
+      // serves: one request more, answered after them, so (b) starts with `connections` requests
+      // in flight and not twice as many.
+      const settled = await fetch(url, { headers });
+      if (settled.status !== 200)
+        throw new Error(`the list call answered ${settled.status} after the warmup`);
+      await settled.arrayBuffer();
+    }
     const loadBefore = load();
-    const busy = await cannon({ url, headers, connections, duration });
+    // The probe (if any) measures the loaded phase alone from here.
+    if (values.probe) server.kill('SIGUSR2');
+    const slow: Array<{ at: number; ms: number }> = [];
+    const busyStarted = performance.now();
+    const busy = await cannon({ url, headers, connections, duration }, (instance) => {
+      if (!values.probe) return;
+      const at = () => (performance.now() - busyStarted) / 1000;
+      instance.on('response', (_client, _status, _bytes, responseTime: number) => {
+        if (responseTime > 1500) slow.push({ at: at(), ms: responseTime });
+      });
+      instance.on('reqError', () => slow.push({ at: at(), ms: Number.NaN }));
+    });
+    if (values.probe)
+      console.log(
+        `\n[probe] client: ${slow.length} responses over 1.5 s or errors (s into (b): ms): ${slow
+          .slice(0, 60)
+          .map((s) => `${s.at.toFixed(1)}:${Number.isNaN(s.ms) ? 'error' : Math.round(s.ms)}`)
+          .join(' ')}`,
+      );
 
     console.log(`\nLoad average (1, 5, 15 min): ${loadBefore} before (b), ${load()} after.`);
     console.log(`\n(a) list call alone, ${runs} sequential requests`);
@@ -155,7 +215,7 @@ try {
     await new Promise((resolve) => server.once('exit', resolve));
   }
 } finally {
-  rmSync(dataDir, { recursive: true, force: true });
+  if (!kept) rmSync(dataDir, { recursive: true, force: true });
 }
 
 function row(label: string, figure: string, goal: string, met: boolean | undefined) {
@@ -163,9 +223,15 @@ function row(label: string, figure: string, goal: string, met: boolean | undefin
   console.log(`  ${label.padEnd(18)} ${figure.padStart(12)}   ${goal.padEnd(10)} ${verdict}`);
 }
 
-function cannon(options: autocannon.Options): Promise<autocannon.Result> {
+function cannon(
+  options: autocannon.Options,
+  watch?: (instance: autocannon.Instance) => void,
+): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon({ timeout: 10, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
+    const instance = autocannon({ timeout: 10, ...options }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+    watch?.(instance);
   });
 }
 

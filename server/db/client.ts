@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { Turns, takingTurns } from './turns.ts';
 
 export type Schema = typeof schema;
 
@@ -87,14 +88,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     extensions: { pg_trgm },
   });
   await client.waitReady;
-  const db = drizzlePglite(client, { schema });
+  // PGlite works in this thread: its statements take turns with each other and with the event
+  // loop (see turns.ts), and so do the archive and closing, after the work already queued.
+  const turns = new Turns();
+  const db = drizzlePglite({ client: takingTurns(client, turns) as PGlite, schema });
   return {
     db: db as unknown as Db,
     kind: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder }),
     exclusive: (fn) => fn(),
-    dumpDataDir: async () => (await client.dumpDataDir('none')) as Blob,
-    close: () => client.close(),
+    dumpDataDir: () => turns.take(async () => (await client.dumpDataDir('none')) as Blob),
+    close: () => turns.take(() => client.close()),
   };
 }
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../testing.ts';
 import type { Database } from './client.ts';
 import { type CompiledQuery, inlineParams, streamQueryLines, unescapeCopyText } from './query-lines.ts';
+import { isTurnTaking } from './turns.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -126,7 +127,9 @@ describe('streamQueryLines', () => {
     if (client instanceof pg.Pool) {
       // The connection that ran the COPY is closed, not put back mid-COPY.
       await vi.waitFor(() => expect(client.totalCount - client.idleCount).toBe(0));
-    } else if (client instanceof PGlite) {
+    } else {
+      // PGlite, behind the turns the server gives its statements (server/db/turns.ts).
+      if (!(client instanceof PGlite) && !isTurnTaking(client)) throw new Error('an unknown database client');
       const open = await client.query<{ n: number }>(
         "select count(*)::int as n from pg_cursors where name like 'twofold_lines_%'",
       );
@@ -145,7 +148,10 @@ describe('streamQueryLines', () => {
     await vi.waitFor(async () => {
       const client = (database.db as unknown as { $client: unknown }).$client;
       if (client instanceof pg.Pool) expect(client.totalCount - client.idleCount).toBe(0);
-      else if (client instanceof PGlite) {
+      else {
+        // PGlite, behind the turns the server gives its statements (server/db/turns.ts).
+        if (!(client instanceof PGlite) && !isTurnTaking(client))
+          throw new Error('an unknown database client');
         const open = await client.query<{ n: number }>(
           "select count(*)::int as n from pg_cursors where name like 'twofold_lines_%'",
         );

@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { type CopyToStreamQuery, to as copyTo } from 'pg-copy-streams';
 import type { Db } from './client.ts';
+import { isTurnTaking } from './turns.ts';
 
 /** A compiled query, as drizzle's `toSQL()` gives it ($1, $2… in the text, their values in order). */
 export type CompiledQuery = { sql: string; params: unknown[] };
@@ -44,7 +45,9 @@ export function streamQueryLines(
   const client = (db as unknown as { $client: unknown }).$client;
   let source: LineSource;
   if (client instanceof pg.Pool) source = copyLines(client, query);
-  else if (client instanceof PGlite)
+  // PGlite itself, or the client that gives its statements turns (server/db/turns.ts): each FETCH
+  // then waits its turn like any other request's statement.
+  else if (client instanceof PGlite || isTurnTaking(client))
     source = pgliteLines(client, query, options.fetchRows ?? pgliteFetchRows);
   else throw new Error('streamQueryLines: the database is neither a node-postgres pool nor PGlite');
   const idleTimeoutMs = options.idleTimeoutMs ?? queryLinesIdleTimeoutMs;
@@ -165,7 +168,11 @@ function readChunk(stream: Readable, failed: () => Error | undefined): Promise<B
   });
 }
 
-function pgliteLines(client: PGlite, query: () => Promise<CompiledQuery>, fetchRows: number): LineSource {
+function pgliteLines(
+  client: Pick<PGlite, 'query'>,
+  query: () => Promise<CompiledQuery>,
+  fetchRows: number,
+): LineSource {
   const name = `twofold_lines_${++cursorCount}`;
   let declared: Promise<void> | undefined;
   let done = false;

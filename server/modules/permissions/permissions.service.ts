@@ -1,8 +1,7 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { type EffectiveLevel, highest } from '../../../src/contract/access.ts';
 import type { Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/rows.ts';
-import { permissions } from '../../db/schema.ts';
 
 /** Who is asking: enough of a user to decide what they may reach. */
 export type Actor = { id: number; globalPermission: boolean };
@@ -47,14 +46,24 @@ export async function descendantIds(db: Queryable, orgId: number): Promise<numbe
  * 'none' when the organization does not exist or nothing applies.
  */
 export async function effectiveLevel(db: Queryable, actor: Actor, orgId: number): Promise<EffectiveLevel> {
-  const chain = await organizationChain(db, orgId);
-  if (chain.length === 0) return 'none';
+  // One statement (the chain and the levels held on it): every organization-scoped request asks
+  // this, and on PGlite each statement is a turn behind the other requests' (server/db/turns.ts).
+  const [row] = await queryRows<{ found: boolean; levels: EffectiveLevel[] }>(
+    db,
+    sql`with recursive chain(id, parent_id, depth) as (
+          select id, parent_id, 0 from organizations where id = ${orgId}
+          union all
+          select o.id, o.parent_id, chain.depth + 1
+            from organizations o join chain on o.id = chain.parent_id
+           where chain.depth < ${maxDepth}
+        )
+        select exists (select 1 from chain) as found,
+               array(select p.level from permissions p
+                      where p.user_id = ${actor.id} and p.org_id in (select id from chain)) as levels`,
+  );
+  if (!row?.found) return 'none';
   if (actor.globalPermission) return 'admin';
-  const held = await db
-    .select({ level: permissions.level })
-    .from(permissions)
-    .where(and(eq(permissions.user_id, actor.id), inArray(permissions.org_id, chain)));
-  return highest(held.map((p) => p.level));
+  return highest(row.levels);
 }
 
 /**
