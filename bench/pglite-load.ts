@@ -124,7 +124,8 @@ try {
     {
       cwd: root,
       // PGlite and local files whatever this shell's environment says.
-      env: { ...process.env, DATABASE_URL: '', S3_BUCKET: '', ...serverEnv },
+      // and React's production build, as `npm start` runs it.
+      env: { ...process.env, DATABASE_URL: '', S3_BUCKET: '', NODE_ENV: 'production', ...serverEnv },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );

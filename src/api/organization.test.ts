@@ -39,7 +39,7 @@ async function load(respond: (seen: Seen) => Response) {
   };
   const client = await import('./client.ts');
   client.setApiBase('http://api.test');
-  const api = await import('./organization.ts');
+  const api = { ...(await import('./organization.ts')), ...(await import('./organization-changes.ts')) };
   return { api, seen };
 }
 

@@ -14,7 +14,7 @@ export const passwordMinLength = 6;
 export const email = z.email(authMessages.invalidEmail);
 
 /** An email typed into a form: surrounding spaces are trimmed before it is checked. */
-export const trimmedEmail = (message: string, max = 255) =>
+export const trimmedEmail = /* @__NO_SIDE_EFFECTS__ */ (message: string, max = 255) =>
   z.string(message).check(z.trim(), z.maxLength(max, message), z.email(message));
 export const password = z.string().check(z.minLength(passwordMinLength, authMessages.passwordTooShort));
 

@@ -16,7 +16,7 @@ const cents = z.nullable(
   z.number(centsMessage).check(z.int(centsMessage), z.gte(0, centsMessage), z.lte(maxInt32, centsMessage)),
 );
 const ratioMessage = 'The match ratio must be a number above 0 and at most 10 (1 is one-to-one)';
-const optionalText = (max: number) =>
+const optionalText = /* @__NO_SIDE_EFFECTS__ */ (max: number) =>
   z.nullable(safeText(z.trim(), z.maxLength(max, `At most ${max} characters`)));
 const categoryIds = new Set(categories.map((c) => c.id));
 

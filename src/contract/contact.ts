@@ -9,7 +9,7 @@ export const contactLimits = {
   message: 2000,
 } as const;
 
-const field = (label: string, max: number) =>
+const field = /* @__NO_SIDE_EFFECTS__ */ (label: string, max: number) =>
   z
     .string(`${label} is required`)
     .check(

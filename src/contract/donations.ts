@@ -122,7 +122,8 @@ export { noNul };
 
 // The list's service says which filter date does not exist ('dateFrom is not a valid date').
 const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must be YYYY-MM-DD'));
-const queryInt = (message: string) => z.string().check(z.regex(/^\d{1,9}$/, message));
+const queryInt = /* @__NO_SIDE_EFFECTS__ */ (message: string) =>
+  z.string().check(z.regex(/^\d{1,9}$/, message));
 
 export const paidFilters = ['paid', 'unpaid'] as const;
 

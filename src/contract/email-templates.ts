@@ -96,7 +96,7 @@ export type TemplateStage = 1 | 2 | 3;
 export const fieldMaxLength = (field: TemplateTextField) =>
   /^(subject|preheader|header|step_.*_btn|step_.*_title)/.test(field) ? 300 : 5000;
 
-const text = (field: TemplateTextField) =>
+const text = /* @__NO_SIDE_EFFECTS__ */ (field: TemplateTextField) =>
   z.string().check(z.maxLength(fieldMaxLength(field), `${field} is too long`));
 
 /** The editable texts, as the editor sends them (missing ones count as empty). */

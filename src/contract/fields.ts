@@ -34,12 +34,12 @@ export const noNul = z.refine<string>((s) => !s.includes('\u0000'), nulMessage);
 export const wellFormed = z.refine<string>((s) => !loneSurrogate.test(s), surrogateMessage);
 
 /** Text a column can hold: the given checks (trim, lengths…), then no NUL and no lone surrogate. */
-export function safeText(...checks: z.core.$ZodCheck<string>[]) {
+export /* @__NO_SIDE_EFFECTS__ */ function safeText(...checks: z.core.$ZodCheck<string>[]) {
   return z.string().check(...checks, noNul, wellFormed);
 }
 
 /** A database id in a JSON body: a whole number from 1 to the column's largest. */
-export function dbId(message: string = idMessage) {
+export /* @__NO_SIDE_EFFECTS__ */ function dbId(message: string = idMessage) {
   return z.number(message).check(z.int(message), z.gte(1, message), z.lte(maxInt32, message));
 }
 
@@ -56,7 +56,7 @@ export function isRealDay(value: string): boolean {
 }
 
 /** A real day, YYYY-MM-DD. */
-export const realDay = (message: string = dayMessage) =>
+export const realDay = /* @__NO_SIDE_EFFECTS__ */ (message: string = dayMessage) =>
   z.string(message).check(z.refine(isRealDay, message));
 
 const dateTimePattern =
@@ -70,11 +70,11 @@ export function isRealDateTime(value: string): boolean {
 }
 
 /** A real date and time. */
-export const realDateTime = (message: string = dateTimeMessage) =>
+export const realDateTime = /* @__NO_SIDE_EFFECTS__ */ (message: string = dateTimeMessage) =>
   z.string(message).check(z.refine(isRealDateTime, message));
 
 /** A database id sent as a query value: digits, within the integer column's range. */
-export function queryId(message: string) {
+export /* @__NO_SIDE_EFFECTS__ */ function queryId(message: string) {
   return z.string().check(
     z.regex(/^[0-9]{1,10}$/, message),
     z.refine((s) => Number(s) >= 1 && Number(s) <= maxInt32, message),

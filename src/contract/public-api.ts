@@ -21,7 +21,7 @@ export const ApiMatchResponse = z.object({ donation: Donation });
 export const apiDefaultPageSize = 50;
 export const apiMaxPageSize = 100;
 
-const digits = (name: string, max: number) =>
+const digits = /* @__NO_SIDE_EFFECTS__ */ (name: string, max: number) =>
   z.string().check(
     z.regex(/^[0-9]{1,10}$/, `${name} must be a whole number`),
     z.refine((s) => Number(s) >= 1 && Number(s) <= max, `${name} must be from 1 to ${max}`),

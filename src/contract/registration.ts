@@ -18,7 +18,7 @@ export const registrationMessages = {
   contactEmail: 'Valid email is required',
 } as const;
 
-const required = (message: string, max = 255) =>
+const required = /* @__NO_SIDE_EFFECTS__ */ (message: string, max = 255) =>
   z
     .string(message)
     .check(
@@ -28,7 +28,7 @@ const required = (message: string, max = 255) =>
       noNul,
       wellFormed,
     );
-const optional = (max = 255) =>
+const optional = /* @__NO_SIDE_EFFECTS__ */ (max = 255) =>
   z.optional(
     z.string().check(z.trim(), z.maxLength(max, `Must be at most ${max} characters`), noNul, wellFormed),
   );

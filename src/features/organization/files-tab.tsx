@@ -1,7 +1,7 @@
 import { format } from 'date-fns';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import { deleteDocument, documentFile, uploadFile } from '../../api/organization.ts';
+import { deleteDocument, documentFile, uploadFile } from '../../api/organization-changes.ts';
 import {
   can,
   type EffectiveLevel,

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
-import { addNotifee, listNotifees, removeNotifee } from '../../api/organization.ts';
+import { addNotifee, listNotifees, removeNotifee } from '../../api/organization-changes.ts';
 import type { Notifee } from '../../contract/index.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';

@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { type Dispatch, type ReactNode, type SetStateAction, useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import { updateOrganization } from '../../api/organization.ts';
+import { updateOrganization } from '../../api/organization-changes.ts';
 import {
   can,
   categories,

@@ -8,7 +8,7 @@ import {
   resendInvitation,
   updatePermission,
   updateUser,
-} from '../../api/organization.ts';
+} from '../../api/organization-changes.ts';
 import {
   can,
   type EffectiveLevel,

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { updateOrganization } from '../../api/organization.ts';
+import { updateOrganization } from '../../api/organization-changes.ts';
 import {
   can,
   type EffectiveLevel,
