@@ -10,8 +10,6 @@ import {
   NotifeesResponse,
   type OrganizationPatch,
   OrganizationResponse,
-  OrganizationSearchResponse,
-  type OrganizationSummary,
   OrgUser,
   type PermissionLevel,
   toPartialQuery,

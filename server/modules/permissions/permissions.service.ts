@@ -9,17 +9,20 @@ export type Actor = { id: number; globalPermission: boolean };
 /** Chapters nest shallowly; the cap only protects against a parent cycle written by mistake. */
 const maxDepth = 32;
 
+/** `chain`: the organization and its ancestors, each with its depth (0 for the organization). */
+const chainOf = (orgId: number) => sql`with recursive chain(id, parent_id, depth) as (
+    select id, parent_id, 0 from organizations where id = ${orgId}
+    union all
+    select o.id, o.parent_id, chain.depth + 1
+      from organizations o join chain on o.id = chain.parent_id
+     where chain.depth < ${maxDepth}
+  )`;
+
 /** The organization and its ancestors (itself first), or [] when it does not exist. */
 export async function organizationChain(db: Queryable, orgId: number): Promise<number[]> {
   const rows = await queryRows<{ id: number }>(
     db,
-    sql`with recursive chain(id, parent_id, depth) as (
-          select id, parent_id, 0 from organizations where id = ${orgId}
-          union all
-          select o.id, o.parent_id, chain.depth + 1
-            from organizations o join chain on o.id = chain.parent_id
-           where chain.depth < ${maxDepth}
-        )
+    sql`${chainOf(orgId)}
         select id from chain order by depth`,
   );
   return [...new Set(rows.map((r) => Number(r.id)))];
@@ -50,13 +53,7 @@ export async function effectiveLevel(db: Queryable, actor: Actor, orgId: number)
   // this, and on PGlite each statement is a turn behind the other requests' (server/db/turns.ts).
   const [row] = await queryRows<{ found: boolean; levels: EffectiveLevel[] }>(
     db,
-    sql`with recursive chain(id, parent_id, depth) as (
-          select id, parent_id, 0 from organizations where id = ${orgId}
-          union all
-          select o.id, o.parent_id, chain.depth + 1
-            from organizations o join chain on o.id = chain.parent_id
-           where chain.depth < ${maxDepth}
-        )
+    sql`${chainOf(orgId)}
         select exists (select 1 from chain) as found,
                array(select p.level from permissions p
                       where p.user_id = ${actor.id} and p.org_id in (select id from chain)) as levels`,

@@ -67,6 +67,27 @@ async function mailInvitation(
 }
 
 /**
+ * A new pending invitation, before its email (which sets the token); undefined when the account
+ * is invited to the organization already.
+ */
+async function pendingRow(
+  tx: Tx,
+  input: { org_id: number; user_id: number; level: PermissionLevel; invited_by: number | null },
+): Promise<Invitation | undefined> {
+  const [created] = await tx
+    .insert(invitations)
+    .values({
+      ...input,
+      // Replaced by the mailed token's hash at once; random so it can never match a token.
+      token_hash: `unsent:${randomBytes(16).toString('hex')}`,
+      expires_at: new Date(),
+    })
+    .onConflictDoNothing()
+    .returning();
+  return created;
+}
+
+/**
  * A registration naming an existing account as the organization's contact: the form is public, so
  * the account becomes the administrator only when its owner confirms (a pending admin invitation
  * with no inviter, and the email that asks).
@@ -76,17 +97,7 @@ export async function inviteRegistrant(
   deps: Deps,
   input: { org_id: number; user_id: number },
 ): Promise<void> {
-  const [created] = await tx
-    .insert(invitations)
-    .values({
-      org_id: input.org_id,
-      user_id: input.user_id,
-      level: 'admin',
-      invited_by: null,
-      token_hash: `unsent:${randomBytes(16).toString('hex')}`,
-      expires_at: new Date(),
-    })
-    .returning();
+  const created = await pendingRow(tx, { ...input, level: 'admin', invited_by: null });
   if (!created) throw new Error('invitation insert returned no row');
   await mailInvitation(tx, deps, created, null);
 }
@@ -101,19 +112,7 @@ export async function invite(
   actor: AuthUser,
   input: { org_id: number; user_id: number; level: PermissionLevel },
 ): Promise<void> {
-  const [created] = await tx
-    .insert(invitations)
-    .values({
-      org_id: input.org_id,
-      user_id: input.user_id,
-      level: input.level,
-      invited_by: actor.id,
-      // Replaced by the mailed token's hash at once; random so it can never match a token.
-      token_hash: `unsent:${randomBytes(16).toString('hex')}`,
-      expires_at: new Date(),
-    })
-    .onConflictDoNothing()
-    .returning();
+  const created = await pendingRow(tx, { ...input, invited_by: actor.id });
   if (!created) throw new HttpError(409, invitationMessages.alreadyInvited);
   await mailInvitation(tx, deps, created, actor);
 }
