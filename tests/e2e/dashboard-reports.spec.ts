@@ -272,3 +272,15 @@ test('build a report of gifts over $200 with donor, company and status, download
     page.getByRole('listitem').filter({ has: page.getByRole('button', { name, exact: true }) }),
   ).toContainText('1 downloads');
 });
+
+test("a top company's link names the company above the list, and a long name wraps on a phone", async ({
+  page,
+}) => {
+  await signIn(page, 'admin@twofold.test');
+  const name = 'Averyveryverylongcompanynamewithoutanyspaces'.repeat(6);
+  await page.goto(`/portal/donations?companyName=${name}`);
+  await expect(page.getByText('Loading donations...')).toHaveCount(0);
+  await expect(page.getByText(`Only matches at ${name}.`)).toBeVisible();
+  await expect(page.getByText('No donations found')).toBeVisible();
+  await noSidewaysScroll(page, 'donations-linked-company', 'twofold-donations');
+});
