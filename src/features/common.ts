@@ -69,3 +69,10 @@ export function saveBlob(blob: Blob, fileName: string, root?: ShadowRoot | HTMLE
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
+
+/** The Payment filter's choices (the donations list and the report builder): any, paid, not yet. */
+export const paymentOptions = [
+  { value: '', label: 'Any' },
+  { value: 'paid', label: 'Received' },
+  { value: 'unpaid', label: 'Not received' },
+];

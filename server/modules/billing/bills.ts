@@ -203,6 +203,19 @@ export async function issueBills(db: Db, now: Date): Promise<number[]> {
   });
 }
 
+/**
+ * A match's status and bills, as a status change selects (and locks) them before it checks
+ * billingConflict or moves the bills along: the confirm call, the verification queue, payouts.
+ */
+export const billingStateColumns = {
+  id: donations.id,
+  organization_id: donations.organization_id,
+  status_id: donations.status_id,
+  eligible_bill_id: donations.eligible_bill_id,
+  processed_bill_id: donations.processed_bill_id,
+  refunded_bill_id: donations.refunded_bill_id,
+};
+
 /** Checks a confirm is allowed for these matches' bills, before anything changes. */
 export function billingConflict(
   to: 'submitted' | 'no-charge' | 'refunded',

@@ -18,7 +18,7 @@ import {
   companyLookupMinLength,
   type PublicCompany,
 } from '../../../src/contract/company-lookup.ts';
-import type { Db, Queryable } from '../../db/client.ts';
+import type { Db, Queryable, Tx } from '../../db/client.ts';
 import {
   type CompanyFieldChange,
   companies,
@@ -265,17 +265,23 @@ export async function acceptSuggestion(
   await db.transaction(async (tx) => {
     const row = await lockPending(tx, id);
     await applyChange(tx, row.company_id, row.proposed as Partial<CompanyProgramme>, reviewerId, row.id);
-    await tx
-      .update(companySuggestions)
-      .set({
-        status: 'accepted',
-        reviewed_by: reviewerId,
-        reviewed_at: new Date(),
-        review_note: note || null,
-      })
-      .where(eq(companySuggestions.id, id));
+    await closeSuggestion(tx, id, 'accepted', reviewerId, note);
   });
   return { message: programmeMessages.accepted };
+}
+
+/** Records the review of a pending suggestion (locked by the caller): who, when, and the note. */
+async function closeSuggestion(
+  tx: Tx,
+  id: number,
+  status: 'accepted' | 'rejected',
+  reviewerId: number,
+  note: string | null | undefined,
+): Promise<void> {
+  await tx
+    .update(companySuggestions)
+    .set({ status, reviewed_by: reviewerId, reviewed_at: new Date(), review_note: note || null })
+    .where(eq(companySuggestions.id, id));
 }
 
 /** Reject, with the reviewer's note; the company is unchanged. */
@@ -287,15 +293,7 @@ export async function rejectSuggestion(
 ): Promise<{ message: string }> {
   await db.transaction(async (tx) => {
     await lockPending(tx, id);
-    await tx
-      .update(companySuggestions)
-      .set({
-        status: 'rejected',
-        reviewed_by: reviewerId,
-        reviewed_at: new Date(),
-        review_note: note || null,
-      })
-      .where(eq(companySuggestions.id, id));
+    await closeSuggestion(tx, id, 'rejected', reviewerId, note);
   });
   return { message: programmeMessages.rejected };
 }

@@ -55,6 +55,7 @@ import {
 import { HttpError } from '../../http/errors.ts';
 import {
   billingConflict,
+  billingStateColumns,
   countSubmitted,
   creditRefunds,
   perMatchRateOf,
@@ -979,14 +980,7 @@ export async function confirmDonations(db: Db, userId: number, body: ConfirmRequ
   const ids = [...new Set(body.donation_ids)];
   await db.transaction(async (tx) => {
     const rows = await tx
-      .select({
-        id: donations.id,
-        organization_id: donations.organization_id,
-        status_id: donations.status_id,
-        eligible_bill_id: donations.eligible_bill_id,
-        processed_bill_id: donations.processed_bill_id,
-        refunded_bill_id: donations.refunded_bill_id,
-      })
+      .select(billingStateColumns)
       .from(donations)
       .where(inArray(donations.id, ids))
       .for('update');

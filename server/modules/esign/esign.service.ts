@@ -83,8 +83,9 @@ const stateMessages: Record<LinkState, string | null> = {
   closed: esignMessages.notWaiting,
 };
 
-async function matchRow(db: Queryable, donationId: number) {
-  const [row] = await db
+/** The match a signing step acts on; `lock` holds it for the rest of the transaction. */
+async function matchRow(db: Queryable, donationId: number, lock = false) {
+  const query = db
     .select({
       id: donations.id,
       organization_id: donations.organization_id,
@@ -93,6 +94,7 @@ async function matchRow(db: Queryable, donationId: number) {
     })
     .from(donations)
     .where(eq(donations.id, donationId));
+  const [row] = lock ? await query.for('update') : await query;
   return row;
 }
 
@@ -395,16 +397,7 @@ async function countersignOne(
   now: Date,
   stored: string[],
 ): Promise<CountersignOutcome> {
-  const [match] = await tx
-    .select({
-      id: donations.id,
-      organization_id: donations.organization_id,
-      status_id: donations.status_id,
-      company_id: donations.company_id,
-    })
-    .from(donations)
-    .where(eq(donations.id, donationId))
-    .for('update');
+  const match = await matchRow(tx, donationId, true);
   if (!match) return { id: donationId, ok: false, reason: donationMessages.notFound };
   const [record] = await tx
     .select()

@@ -28,6 +28,7 @@ import {
   payoutLines,
 } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
+import { billingStateColumns } from '../billing/bills.ts';
 import { moveMatches } from '../donations/donations.service.ts';
 import { type ImportTable, parseAmountCents, parseGiftDate, readTable } from '../donations/import-parse.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
@@ -449,15 +450,7 @@ export async function confirmPayouts(
     for (const part of chunks(ids, 5000))
       rows.push(
         ...(await tx
-          .select({
-            id: donations.id,
-            organization_id: donations.organization_id,
-            status_id: donations.status_id,
-            eligible_bill_id: donations.eligible_bill_id,
-            processed_bill_id: donations.processed_bill_id,
-            refunded_bill_id: donations.refunded_bill_id,
-            paid_cents: donations.paid_cents,
-          })
+          .select({ ...billingStateColumns, paid_cents: donations.paid_cents })
           .from(donations)
           .where(and(inArray(donations.id, part), inArray(donations.organization_id, orgIds)))
           .for('update')),

@@ -20,6 +20,7 @@ import {
 import type { Db, Queryable, Tx } from '../../db/client.ts';
 import { companies, donations, donors, esignDocuments, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
+import { billingStateColumns } from '../billing/bills.ts';
 import { moveMatches } from '../donations/donations.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
 
@@ -117,14 +118,7 @@ export async function verificationQueue(db: Db, orgId: number): Promise<Verifica
 async function lockQueued(tx: Tx, orgId: number, ids: number[]) {
   const orgIds = await familyOf(tx, orgId);
   const rows = await tx
-    .select({
-      id: donations.id,
-      organization_id: donations.organization_id,
-      status_id: donations.status_id,
-      eligible_bill_id: donations.eligible_bill_id,
-      processed_bill_id: donations.processed_bill_id,
-      refunded_bill_id: donations.refunded_bill_id,
-    })
+    .select(billingStateColumns)
     .from(donations)
     .where(and(inArray(donations.id, ids), inArray(donations.organization_id, orgIds)))
     .for('update');

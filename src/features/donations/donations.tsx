@@ -14,6 +14,7 @@ import { Field, SelectField } from '../../ui/field.tsx';
 import { OrganizationPage } from '../../ui/organization-page.tsx';
 import { SkeletonRows } from '../../ui/skeleton.tsx';
 import { StatusBadge } from '../../ui/status-badge.tsx';
+import { paymentOptions } from '../common.ts';
 import { ImportFlow } from '../import/import-flow.tsx';
 import { MatchDialog } from '../match-dialog/match-dialog.tsx';
 import {
@@ -304,11 +305,7 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
         <SelectField
           label="Payment"
           value={draft.paid}
-          options={[
-            { value: '', label: 'Any' },
-            { value: 'paid', label: 'Received' },
-            { value: 'unpaid', label: 'Not received' },
-          ]}
+          options={paymentOptions}
           onChange={(e) => {
             const value = e.currentTarget.value;
             setDraft((current) => ({ ...current, paid: value }));

@@ -2,14 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { format, isValid, parseISO } from 'date-fns';
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { errorMessage, getApiBase } from '../../api/client.ts';
-import {
-  confirmDonations,
-  deleteDonation,
-  downloadPacket,
-  getDonation,
-  packetFileName,
-  saveDonation,
-} from '../../api/donations.ts';
+import { confirmDonations, deleteDonation, getDonation, saveDonation } from '../../api/donations.ts';
 import { type ConfirmStatus, type Donation, notificationLabel } from '../../contract/donations.ts';
 import { currentLevel, startOrganization } from '../../state/organization.ts';
 import { initSession } from '../../state/session.ts';
@@ -22,7 +15,7 @@ import { Field } from '../../ui/field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { StatusBadge } from '../../ui/status-badge.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
-import { formatGiftDay, saveBlob } from '../common.ts';
+import { formatGiftDay } from '../common.ts';
 import { CompanyField } from '../match-request/company-field.tsx';
 import { type BillingAction, billingQuestion, confirmStatusOf, matchActions, matchTexts } from './actions.ts';
 import {
@@ -34,7 +27,7 @@ import {
   validateForm,
   writeFor,
 } from './match-form.ts';
-import { SignedForm, showsSignedForm } from './signed-form.tsx';
+import { SignedForm, savePacket, showsSignedForm } from './signed-form.tsx';
 import { SuggestCorrection } from './suggest-correction.tsx';
 
 /**
@@ -356,19 +349,7 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
       close();
     });
 
-  // spec: "GET /donation/{id}/esign/download (binary), saved as donation-{id}-esign.pdf."
-  const packet = () =>
-    run('packet', async () => {
-      try {
-        saveBlob(await downloadPacket(donation.id), packetFileName(donation.id), root);
-      } catch (error) {
-        toast({
-          title: 'Failed to download packet.',
-          description: errorMessage(error),
-          variant: 'destructive',
-        });
-      }
-    });
+  const packet = () => run('packet', () => savePacket(donation.id, root));
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();

@@ -14,6 +14,18 @@ import { Field } from '../../ui/field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { saveBlob } from '../common.ts';
 
+/**
+ * spec: "GET /donation/{id}/esign/download (binary), saved as donation-{id}-esign.pdf." A failure is
+ * a toast. The dialog's Download Packet and the Signed Form tab both save it this way.
+ */
+export async function savePacket(donationId: number, root?: ShadowRoot | HTMLElement | null): Promise<void> {
+  try {
+    saveBlob(await downloadPacket(donationId), packetFileName(donationId), root);
+  } catch (error) {
+    toast({ title: 'Failed to download packet.', description: errorMessage(error), variant: 'destructive' });
+  }
+}
+
 /** Whether the match dialog shows the Signed Form tab: a forms company, or a signature status. */
 export function showsSignedForm(donation: Donation): boolean {
   const method = donation.company?.match_method ?? null;
@@ -88,13 +100,7 @@ export function SignedForm({ donation, onChanged }: { donation: Donation; onChan
   const download = async () => {
     setBusy('download');
     try {
-      saveBlob(await downloadPacket(donation.id), packetFileName(donation.id), root);
-    } catch (error) {
-      toast({
-        title: 'Failed to download packet.',
-        description: errorMessage(error),
-        variant: 'destructive',
-      });
+      await savePacket(donation.id, root);
     } finally {
       setBusy(null);
     }

@@ -26,6 +26,7 @@ import { emit } from '../../ui/events.ts';
 import { SelectField } from '../../ui/field.tsx';
 import { OrganizationPage } from '../../ui/organization-page.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
+import { paymentOptions } from '../common.ts';
 import {
   copyBody,
   draftOf,
@@ -574,11 +575,7 @@ function ReportForm({
         <SelectField
           label="Payment"
           value={draft.paid}
-          options={[
-            { value: '', label: 'Any' },
-            { value: 'paid', label: 'Received' },
-            { value: 'unpaid', label: 'Not received' },
-          ]}
+          options={paymentOptions}
           onChange={(e) => set({ paid: e.currentTarget.value })}
         />
       </fieldset>
