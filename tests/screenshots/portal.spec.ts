@@ -26,3 +26,40 @@ for (const width of [1280, 390]) {
     });
   }
 }
+
+/** A registration naming an existing account: the confirmation its owner lands on, at both widths. */
+test('registration confirmation landing at 1280 and 390 px', async ({ page, context }) => {
+  const { linkFromMailbox } = await import('../e2e/support.ts');
+  const unique = `${Date.now()}`;
+  const email = `shot-${unique}@example.org`;
+  for (const [name, ein] of [
+    [`Shot Pantry ${unique.slice(-6)}`, `${unique.slice(-9, -7)}-${unique.slice(-7)}`],
+    [`Shot Shelter ${unique.slice(-6)}`, `${unique.slice(-8, -6)}-${unique.slice(-6)}1`],
+  ]) {
+    await page.goto('/portal/register');
+    await page.getByLabel('Organization Name', { exact: true }).fill(name as string);
+    await page.getByLabel('Organization Type').selectOption({ label: 'Nonprofit' });
+    await page.getByLabel('EIN', { exact: true }).fill(ein as string);
+    await page.getByLabel('Phone', { exact: true }).fill('(555) 010-0100');
+    await page.getByLabel('Website', { exact: true }).fill('https://nonprofit.example.org');
+    await page.getByLabel('Mission Statement').fill('Meals for families.');
+    await page.getByLabel('Street Address', { exact: true }).fill('12 Harbor Way');
+    await page.getByLabel('City', { exact: true }).fill('Salem');
+    await page.getByLabel('Country', { exact: true }).selectOption('US');
+    await page.getByLabel('Foodbanks', { exact: true }).check();
+    await page.getByLabel('Contact Name', { exact: true }).fill('Shot Admin');
+    await page.getByLabel('Contact Email', { exact: true }).fill(email);
+    await page.getByRole('button', { name: 'Complete Registration' }).click();
+    await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible();
+  }
+  await page.screenshot({ path: `${out}/registration-complete-1280.png`, fullPage: true });
+  const link = async () => new URL(await linkFromMailbox(context, email, '/portal/login'));
+  await expect.poll(async () => (await link()).searchParams.has('invitation')).toBe(true);
+  const href = (await link()).href;
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
+    await page.goto(href);
+    await expect(page.getByRole('heading', { name: /^Join Shot Shelter/ })).toBeVisible();
+    await page.screenshot({ path: `${out}/registration-confirmation-${width}.png`, fullPage: true });
+  }
+});
