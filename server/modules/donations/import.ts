@@ -11,7 +11,7 @@ import {
 import { isStatusId, type StatusId, statuses, statusIdOf } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { anyOf, arrayParam, insertUnnest, nextIds } from '../../db/rows.ts';
+import { anyOf, arrayParam, insertUnnest, nextIds, queryRows } from '../../db/rows.ts';
 import { companies, donationStatusHistory, donations, donors, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { campaignTermsOf } from '../campaigns/campaigns.service.ts';
@@ -189,23 +189,29 @@ async function plan(
   const byName = new Map(found.map((c) => [c.name.toLowerCase(), c]));
   const byId = new Map(found.map((c) => [c.id, c]));
 
-  // One query for the transaction ids the organizations already hold.
-  const transactionIds = [...new Set(read.flatMap((r) => (r.transactionId ? [r.transactionId] : [])))];
+  // One query for the transaction ids the organizations already hold: each (organization,
+  // transaction id) pair of the file is one probe of the unique index (a list of organizations
+  // beside a list of ids let the planner scan every id of the organizations instead).
+  const pairs = new Map<string, { org: number; transactionId: string }>();
+  for (const r of read)
+    if (r.transactionId)
+      pairs.set(`${r.org.id}\u0000${r.transactionId}`, { org: r.org.id, transactionId: r.transactionId });
   const existing = new Set<string>();
-  if (transactionIds.length > 0) {
-    const rows = await db
-      .select({ org: donations.organization_id, transaction_id: donations.transaction_id })
-      .from(donations)
-      .where(
-        and(
-          anyOf(
-            donations.organization_id,
-            tree.map((o) => o.id),
+  if (pairs.size > 0) {
+    const list = [...pairs.values()];
+    const rows = await queryRows<{ org: number; transaction_id: string }>(
+      db,
+      sql`select k.org, k.transaction_id
+          from unnest(${arrayParam(
+            list.map((p) => p.org),
             'int',
-          ),
-          anyOf(donations.transaction_id, transactionIds, 'text'),
-        ),
-      );
+          )}, ${arrayParam(
+            list.map((p) => p.transactionId),
+            'text',
+          )}) as k(org, transaction_id)
+          cross join lateral (select 1 from ${donations} d
+            where d.organization_id = k.org and d.transaction_id = k.transaction_id limit 1) as held`,
+    );
     for (const r of rows) existing.add(`${r.org}\u0000${r.transaction_id}`);
   }
 
@@ -334,12 +340,23 @@ async function donorIds(tx: Tx, rows: Planned[]): Promise<number[]> {
   const keyOf = (r: Planned) => (r.donorEmail ? `${r.organizationId}\u0000${r.donorEmail}` : null);
   const known = new Map<string, number>();
   const emails = [...new Set(rows.flatMap((r) => (r.donorEmail ? [r.donorEmail] : [])))];
-  const orgIds = [...new Set(rows.map((r) => r.organizationId))];
   if (emails.length > 0) {
-    const found = await tx
-      .select({ id: donors.id, org: donors.organization_id, email: donors.email })
-      .from(donors)
-      .where(and(anyOf(donors.organization_id, orgIds, 'int'), anyOf(donors.email, emails, 'text')));
+    // Each (organization, email) of the file is one probe of the donors' index (lists of both,
+    // side by side, let the planner scan every donor of the organizations instead).
+    const keys = [...new Map(rows.flatMap((r) => (r.donorEmail ? [[keyOf(r), r] as const] : []))).values()];
+    const found = await queryRows<{ id: number; org: number; email: string }>(
+      tx,
+      sql`select found.id, k.org, k.email
+          from unnest(${arrayParam(
+            keys.map((r) => r.organizationId),
+            'int',
+          )}, ${arrayParam(
+            keys.map((r) => r.donorEmail),
+            'text',
+          )}) as k(org, email)
+          cross join lateral (select d.id from ${donors} d
+            where d.organization_id = k.org and d.email = k.email order by d.id limit 1) as found`,
+    );
     for (const d of found) known.set(`${d.org}\u0000${d.email}`, d.id);
   }
   // As POST donation does, a known donor takes the name the file gives (the last row's).
