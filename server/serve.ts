@@ -15,6 +15,7 @@ import { createWebhookWorker, type WebhookWorker } from './jobs/webhook-worker.t
 import { type MailTransport, transportFor } from './mail/transport.ts';
 import { packetDelivered } from './modules/esign/esign.service.ts';
 import { scheduleDigests } from './modules/templates/digest.ts';
+import { queuedMailsSettled, renderQueuedMails } from './modules/templates/mail-queue.ts';
 import { workflowHandlers } from './modules/templates/workflow.ts';
 
 /** How long a shutdown waits for in-flight requests and jobs before it closes what is left. */
@@ -92,6 +93,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     leaseMs: config.mail.leaseMs,
     storage,
     afterSent: packetDelivered,
+    renderQueued: () => renderQueuedMails(database.db, { ...config, clock: options.clock ?? systemClock }),
   });
   worker.start();
   // While draining, responses ask keep-alive clients to reconnect (to another process).
@@ -129,6 +131,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         scheduler.stop(),
         billIssuer.stop(),
         housekeeping.stop(),
+        queuedMailsSettled(database.db),
       ]).then(() => 'drained' as const);
       const outcome = await Promise.race([drained, expired]);
       clearTimeout(timer);

@@ -568,10 +568,16 @@ export const donationNotifications = pgTable(
     status_id: integer('status_id').notNull(),
     /** Stored lowercased. */
     to_email: text('to_email').notNull(),
-    subject: text('subject').notNull(),
-    html: text('html').notNull(),
-    text: text('text').notNull(),
+    /**
+     * What was sent (the HTML without its open-tracking image): null while the email is queued
+     * (a bulk import records its emails' facts and renders them after it commits).
+     */
+    subject: text('subject'),
+    html: text('html'),
+    text: text('text'),
     outbox_id: integer('outbox_id').references(() => outbox.id, { onDelete: 'set null' }),
+    /** Recorded but not yet rendered into the outbox (server/modules/templates/mail-queue.ts). */
+    queued: boolean('queued').notNull().default(false),
     open_token_hash: text('open_token_hash').notNull(),
     first_open: timestamp('first_open', { withTimezone: true }),
     /** The template version it was rendered from (its stats count this email). */
@@ -599,6 +605,11 @@ export const donationNotifications = pgTable(
     ),
     index('donation_notifications_recipient_idx').on(t.organization_id, t.to_email, t.created_at.desc()),
     uniqueIndex('donation_notifications_open_token_unique').on(t.open_token_hash),
+    index('donation_notifications_queued_idx').on(t.id).where(sql`${t.queued}`),
+    check(
+      'donation_notifications_rendered',
+      sql`${t.queued} or (${t.subject} is not null and ${t.html} is not null and ${t.text} is not null)`,
+    ),
   ],
 );
 

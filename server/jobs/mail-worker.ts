@@ -26,6 +26,11 @@ export type MailWorkerOptions = {
    * packet reaching a company moves its match to Submitted) is never lost between the two.
    */
   afterSent?: (tx: Tx, outboxId: number, now: Date) => Promise<void>;
+  /**
+   * Runs before each round: renders donor emails still queued (an import renders its own right
+   * after committing; this catches those a stopped process left behind).
+   */
+  renderQueued?: () => Promise<unknown>;
 };
 
 export type MailWorker = {
@@ -76,6 +81,11 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   }
 
   async function deliver(): Promise<number> {
+    try {
+      await options.renderQueued?.();
+    } catch (error) {
+      logger.error('rendering queued donor emails failed', error);
+    }
     const claimed = await claim();
     for (const message of claimed) {
       try {

@@ -166,10 +166,16 @@ export const donationsIoRoutes = [
     },
     handler: ({ deps, params, body, user }) => {
       uploadType(body.type);
-      return uploadImport(deps.db, params.id, user.id, body.donations, body.map, importOptions(body), {
-        ...deps.config,
-        clock: deps.clock,
-      });
+      return uploadImport(
+        deps.db,
+        params.id,
+        user.id,
+        body.donations,
+        body.map,
+        importOptions(body),
+        { ...deps.config, clock: deps.clock },
+        deps.logger,
+      );
     },
   }),
 ];

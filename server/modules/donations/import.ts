@@ -14,10 +14,12 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { anyOf, arrayParam, insertUnnest, nextIds, queryRows } from '../../db/rows.ts';
 import { companies, donationStatusHistory, donations, donors, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
+import { consoleLogger, type Logger } from '../../http/logger.ts';
 import { campaignTermsOf } from '../campaigns/campaigns.service.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
 import { type NotificationLinks, notifyMatches } from '../notifications/notifications.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
+import { renderQueuedSoon } from '../templates/mail-queue.ts';
 import { type CompanyRow, estimateOf, mergeBelowMinimum, resolutionCompany } from './donations.service.ts';
 import {
   type ImportRowValues,
@@ -428,14 +430,20 @@ export async function uploadImport(
   file: File,
   mapText: string | undefined,
   options: ImportOptions,
-  /** Given, the donors of the new matches are emailed as POST donation does (one each a week). */
+  /**
+   * Given, the donors of the new matches are emailed as POST donation does (one each a week):
+   * their emails are recorded in the transaction and rendered into the outbox once it commits
+   * (in the background; a failure there is logged to `logger` and retried by the mail worker).
+   */
   links?: NotificationLinks,
+  logger: Logger = consoleLogger,
 ): Promise<ImportUploadResponse> {
   if (mapText === undefined || mapText.trim() === '') throw new HttpError(400, importMessages.badMap);
   const result = await plan(db, orgId, file, mapText, options);
   const problem = mappingProblem(result.map, result.hasChildren);
   if (problem) throw new HttpError(400, problem);
   const rows = result.ready;
+  let queued = 0;
   if (rows.length > 0)
     try {
       await db.transaction(async (tx) => {
@@ -494,9 +502,10 @@ export async function uploadImport(
         for (const m of belowMinimum)
           await mergeBelowMinimum(tx, m.row.organizationId, m.id, m.donorId, m.company, userId, 'staff');
         // Once for the whole upload: the weekly limit and its locks are read once.
-        if (links) await notifyMatches(tx, created, links);
+        if (links) queued = (await notifyMatches(tx, created, links, { queue: true })).length;
         await webhookEvents.statusChanged(tx, created);
       });
+      if (links && queued > 0) renderQueuedSoon(db, links, logger);
     } catch (error) {
       // Another upload of the same rows committed first: the unique transaction id refused ours.
       if (isUniqueViolation(error, 'donations_org_transaction_unique'))

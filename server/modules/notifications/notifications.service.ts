@@ -66,6 +66,8 @@ export async function notifyMatches(
   tx: Queryable,
   donationIds: readonly number[],
   links: NotificationLinks,
+  /** queue: record the emails now and render them after the caller commits (sendDonorMails). */
+  options: { queue?: boolean } = {},
 ): Promise<number[]> {
   if (donationIds.length === 0) return [];
   const now = (links.clock ?? systemClock).now();
@@ -111,7 +113,7 @@ export async function notifyMatches(
     emailed.add(key);
     return [{ row, email, companyName: company, template, stage: 1 as const, kind: 'initial' as const }];
   });
-  return sendDonorMails(tx, planned, links, now);
+  return sendDonorMails(tx, planned, links, now, options);
 }
 
 /** Donors (organization, email) this organization emailed within the last week before `now`. */
@@ -151,12 +153,13 @@ export async function notificationsOf(db: Queryable, donationId: number): Promis
       stage: donationNotifications.stage,
     })
     .from(donationNotifications)
-    .where(eq(donationNotifications.donation_id, donationId))
+    // A queued email (an import's, rendered once it committed) is listed once it is made.
+    .where(and(eq(donationNotifications.donation_id, donationId), eq(donationNotifications.queued, false)))
     .orderBy(desc(donationNotifications.created_at), desc(donationNotifications.id));
   return rows.map((r) => ({
     id: r.id,
     created_at: r.created_at.toISOString(),
-    subject: r.subject,
+    subject: r.subject ?? '',
     first_open: r.first_open?.toISOString() ?? null,
     kind: r.kind as NonNullable<Donation['notifications'][number]['kind']>,
     stage: r.stage,
@@ -209,7 +212,13 @@ export async function notificationPreview(db: Queryable, notificationId: number)
       text: donationNotifications.text,
     })
     .from(donationNotifications)
-    .where(eq(donationNotifications.id, notificationId));
+    .where(and(eq(donationNotifications.id, notificationId), eq(donationNotifications.queued, false)));
   if (!row) throw new HttpError(404, notificationTexts.notFound);
-  return { ...row, created_at: row.created_at.toISOString() };
+  return {
+    ...row,
+    subject: row.subject ?? '',
+    html: row.html ?? '',
+    text: row.text ?? '',
+    created_at: row.created_at.toISOString(),
+  };
 }

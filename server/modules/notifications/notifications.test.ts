@@ -10,10 +10,14 @@ import {
   permissions,
   users,
 } from '../../db/schema.ts';
+import { memoryLogger } from '../../http/logger.ts';
+import { createMailWorker } from '../../jobs/mail-worker.ts';
+import type { MailMessage } from '../../mail/templates.ts';
 import { call, demoOrganizationIds, readyForMatching, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { signDonorToken } from '../auth/tokens.ts';
+import { hashToken, signDonorToken } from '../auth/tokens.ts';
+import { queuedMailsSettled, renderQueuedMails } from '../templates/mail-queue.ts';
 import { notifyMatches } from './notifications.service.ts';
 
 let t: TestContext;
@@ -409,6 +413,7 @@ describe('other paths that set a status', () => {
       body: form,
     });
     expect(res.status, await res.clone().text()).toBe(200);
+    // The emails were recorded with the matches (whether or not rendered yet), one per donor.
     const sent = await t.db
       .select({ to: donationNotifications.to_email, status: donationNotifications.status_id })
       .from(donationNotifications)
@@ -417,6 +422,11 @@ describe('other paths that set a status', () => {
       { to: 'cy@example.org', status: 8 },
       { to: 'ira@example.org', status: 7 },
     ]);
+    // They are rendered into the outbox once the upload has committed.
+    await queuedMailsSettled(t.db);
+    expect(
+      await t.db.select().from(donationNotifications).where(eq(donationNotifications.queued, true)),
+    ).toEqual([]);
     expect((await t.db.select().from(outbox)).map((m) => m.to).sort()).toEqual([
       'cy@example.org',
       'ira@example.org',
@@ -498,5 +508,120 @@ describe('other paths that set a status', () => {
     expect(await mailTo(d.donor.email)).toHaveLength(0);
     expect(await notifyMatches(t.db, [d.id], t.config)).toHaveLength(1);
     expect(await mailTo(d.donor.email)).toHaveLength(1);
+  });
+});
+
+describe('emails recorded now and rendered after the commit (an import queues its emails)', () => {
+  /** The match's donor emailed again, queued in a transaction of its own (the weekly limit passed). */
+  async function queueFor(donationId: number) {
+    await ageNotifications();
+    return t.db.transaction((tx) => notifyMatches(tx, [donationId], t.config, { queue: true }));
+  }
+
+  it('records the email without rendering it, then renders it into the outbox with a working open link', async () => {
+    const d = await create();
+    const [queuedId] = await queueFor(d.id);
+    const [queued] = await t.db
+      .select()
+      .from(donationNotifications)
+      .where(eq(donationNotifications.id, queuedId ?? 0));
+    expect(queued).toMatchObject({
+      queued: true,
+      subject: null,
+      html: null,
+      text: null,
+      outbox_id: null,
+      status_id: 7,
+    });
+    expect(await mailTo(d.donor.email)).toHaveLength(1);
+    // Not sent yet: the match's notifications leave it out, and it has no preview.
+    const listed = await call(t.app, 'GET', `/api/donation/${d.id}`, {
+      token: token.reader ?? '',
+    });
+    expect(listed.status).toBe(200);
+    expect((listed.json.donation.notifications as Array<{ id: number }>).map((n) => n.id)).not.toContain(
+      queuedId,
+    );
+    const early = await call(t.app, 'GET', `/api/notification/${queuedId}/preview`, {
+      token: token.reader ?? '',
+    });
+    expect(early.status).toBe(404);
+
+    expect(await renderQueuedMails(t.db, t.config)).toBe(1);
+    expect(await renderQueuedMails(t.db, t.config)).toBe(0);
+    const [mail] = await mailTo(d.donor.email);
+    const [row] = await t.db
+      .select()
+      .from(donationNotifications)
+      .where(eq(donationNotifications.id, queuedId ?? 0));
+    expect(row).toMatchObject({
+      queued: false,
+      outbox_id: mail?.id,
+      subject: mail?.subject,
+      text: mail?.text,
+    });
+    expect(mail?.html).toContain('Hi Jordan,');
+    expect(row?.html).toBe(mail?.html.replace(/<img [^>]*open\.gif[^>]*>/, ''));
+    const preview = await call(t.app, 'GET', `/api/notification/${queuedId}/preview`, {
+      token: token.reader ?? '',
+    });
+    expect(preview.status).toBe(200);
+    expect(preview.json.html).toBe(row?.html);
+    // The image's token, made when the email was rendered, is the one whose hash was recorded.
+    const pixel = mail?.html.match(/open\.gif\?t=([A-Za-z0-9_-]+)/)?.[1] ?? '';
+    expect(hashToken(pixel)).toBe(row?.open_token_hash);
+    await t.app.request(`/api/notification/open.gif?t=${pixel}`);
+    const [opened] = await t.db
+      .select()
+      .from(donationNotifications)
+      .where(eq(donationNotifications.id, queuedId ?? 0));
+    expect(opened?.first_open).not.toBeNull();
+  });
+
+  it('is rendered and delivered by the mail worker when no one rendered it after the commit', async () => {
+    const d = await create();
+    await t.db.update(outbox).set({ status: 'sent' });
+    await queueFor(d.id);
+    const delivered: MailMessage[] = [];
+    const worker = createMailWorker({
+      db: t.db,
+      transport: { kind: 'smtp', send: async (message) => void delivered.push(message) },
+      logger: memoryLogger(),
+      renderQueued: () => renderQueuedMails(t.db, t.config),
+    });
+    expect(await worker.runOnce()).toBe(1);
+    expect(delivered.map((m) => m.to)).toEqual([d.donor.email.toLowerCase()]);
+    expect(
+      await t.db.select().from(donationNotifications).where(eq(donationNotifications.queued, true)),
+    ).toEqual([]);
+  });
+
+  it('drops a queued email whose match was deleted before it was rendered', async () => {
+    const d = await create();
+    const [queuedId] = await queueFor(d.id);
+    const other = await create();
+    const [kept] = await queueFor(other.id);
+    await t.db.delete(donations).where(eq(donations.id, d.id));
+    expect(await renderQueuedMails(t.db, t.config)).toBe(1);
+    const rows = await t.db.select().from(donationNotifications);
+    expect(rows.map((r) => r.id)).toContain(kept);
+    expect(rows.map((r) => r.id)).not.toContain(queuedId);
+  });
+
+  it('two renderers at once render each queued email once', async () => {
+    const matches = [await create(), await create(), await create()];
+    await ageNotifications();
+    await t.db.transaction((tx) =>
+      notifyMatches(
+        tx,
+        matches.map((m) => m.id),
+        t.config,
+        { queue: true },
+      ),
+    );
+    const before = (await t.db.select().from(outbox)).length;
+    const [a, b] = await Promise.all([renderQueuedMails(t.db, t.config), renderQueuedMails(t.db, t.config)]);
+    expect((a ?? 0) + (b ?? 0)).toBe(3);
+    expect((await t.db.select().from(outbox)).length).toBe(before + 3);
   });
 });

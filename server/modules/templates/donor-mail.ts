@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { createHmac } from 'node:crypto';
+import { and, asc, eq, or, type SQL, sql } from 'drizzle-orm';
 import { type DeadlineRule, matchDeadline } from '../../../src/contract/donor.ts';
 import {
   reminderTemplateIds,
@@ -135,177 +135,50 @@ const openPixelImage = /<img [^>]*open\.gif\?t=[A-Za-z0-9_-]+"[^>]*\/>/;
  */
 const insertBatch = 2000;
 
+/** One email's facts as the notification row records them before it is rendered. */
+type Recorded = { id: number; mail: PlannedMail };
+
 /**
- * Renders and queues donor emails in the caller's transaction: each becomes an outbox row (what
- * goes out, with its open-tracking image and unsubscribe headers) and a notification row (what
- * the portal previews and the stats count). An initial email of a template with reminders
- * schedules its 1st reminder. Returns the notification ids.
+ * The open-tracking token of a notification: derived from the server's secret and the
+ * notification's id (only its hash is stored), so an email recorded now can be rendered later.
+ */
+export function openToken(secret: string, notificationId: number): string {
+  return createHmac('sha256', secret).update(`open-pixel:${notificationId}`).digest('base64url');
+}
+
+/**
+ * Donor emails in the caller's transaction: each is a notification row (what the portal previews
+ * and the stats count) and an outbox row (what goes out, with its open-tracking image and
+ * unsubscribe headers). An initial email of a template with reminders schedules its 1st
+ * reminder. Returns the notification ids.
+ *
+ * With `queue`, the emails are recorded, not rendered: the notification rows hold the facts
+ * (match, address, template version, stage) and `queued`, and renderQueuedMails
+ * (mail-queue.ts) renders them into the outbox once the caller has committed. A bulk import
+ * uses it: rendering and storing a thousand emails' HTML would otherwise be most of its
+ * transaction.
  */
 export async function sendDonorMails(
   tx: Queryable,
   planned: readonly PlannedMail[],
   links: MailLinks,
   now: Date,
+  options: { queue?: boolean } = {},
 ): Promise<number[]> {
   const created: number[] = [];
-  // One texts object per template version, so the renderer sees the same layout as the same.
-  const texts = new Map<PlannedMail['template'], TemplateTexts>();
-  const textsOf = (template: PlannedMail['template']) => {
-    let found = texts.get(template);
-    if (!found) {
-      found = versionTexts(template);
-      texts.set(template, found);
-    }
-    return found;
-  };
   for (let start = 0; start < planned.length; start += insertBatch) {
     const part = planned.slice(start, start + insertBatch);
     // The links name the notification, so its id is taken before the email is rendered.
     const ids = await nextIds(tx, 'donation_notifications', part.length);
-    const prepared = await Promise.all(
-      part.map(async (p, i) => {
-        const id = ids[i] as number;
-        const token = randomBytes(32).toString('base64url');
-        const faq = new URL('/portal/faq', links.publicUrl);
-        faq.searchParams.set('di', String(p.row.id));
-        faq.searchParams.set('de', p.email);
-        if (p.companyName) faq.searchParams.set('cn', p.companyName);
-        const process = faqProcess[p.row.status_id];
-        if (process) faq.searchParams.set(process, '1');
-        // spec (section 4): 5 Donor to E-Sign Form — the email carries the signing link.
-        const sign = p.row.status_id === 5 ? await signingLink(tx, links, p.row, now) : null;
-        const input: DonorEmailInput = {
-          to: p.email,
-          texts: textsOf(p.template),
-          stage: p.stage,
-          values: variableValues({
-            donorName: p.row.donor_name,
-            transactionId: p.row.transaction_id,
-            donatedAt: p.row.donated_at,
-            custom: p.row.custom,
-            campaign:
-              p.row.campaign_id !== null && p.row.campaign_name !== null
-                ? { name: p.row.campaign_name, message: p.row.campaign_message ?? '' }
-                : null,
-            organization: { ...p.row.org, file_logo: logoUrl(links.publicUrl, p.row.org.file_logo) },
-            companyName: p.companyName,
-            company: p.row.company_id !== null && p.row.company ? p.row.company : null,
-          }),
-          links: {
-            confirm: actionUrl(links.publicUrl, links.jwtSecret, id, 'confirm'),
-            decline: actionUrl(links.publicUrl, links.jwtSecret, id, 'decline'),
-            sign,
-            unsubscribe: actionUrl(links.publicUrl, links.jwtSecret, id, 'unsubscribe'),
-            faq: faq.toString(),
-            companyUrl: p.row.company_id !== null ? (p.row.company?.url ?? null) : null,
-            companyGuide: p.row.company_id !== null ? (p.row.company?.guide ?? null) : null,
-            openPixel: `${links.publicUrl}${openPixelPath(token)}`,
-          },
-          supportEmail: links.supportEmail,
-        };
-        return { id, token, input };
-      }),
-    );
-    // One React render per distinct layout, each email's values written into it.
-    const mails = await renderDonorEmails(prepared.map((m) => m.input));
-    const rendered = prepared.map(({ id, token }, i) => {
-      const sent = mails[i] as MailMessage;
-      // The copy kept for the portal's preview is the same email without its tracking image.
-      const pixel = openPixelImage.exec(sent.html)?.[0] ?? null;
-      const kept = { ...sent, html: sent.html.replace(openPixelImage, '') };
-      // The database makes that copy from the outbox row (below) when removing the image is
-      // removing its one occurrence (its token is random); otherwise the copy is sent as is.
-      const derivable = pixel !== null && sent.html.indexOf(pixel) === sent.html.lastIndexOf(pixel);
-      return { id, token, kept, sent, pixel: derivable ? pixel : null };
-    });
-    // The outbox rows and their notification rows: one statement each, the outbox ids taken first
-    // so each notification names its own message.
-    const outboxIds = await nextIds(tx, 'outbox', rendered.length);
-    await tx.execute(
-      insertUnnest(outbox, [
-        { column: outbox.id, type: 'int', values: outboxIds },
-        { column: outbox.to, type: 'text', values: rendered.map((r) => r.sent.to) },
-        { column: outbox.subject, type: 'text', values: rendered.map((r) => r.sent.subject) },
-        { column: outbox.html, type: 'text', values: rendered.map((r) => r.sent.html) },
-        { column: outbox.text, type: 'text', values: rendered.map((r) => r.sent.text) },
-        { column: outbox.headers, type: 'jsonb', values: rendered.map((r) => r.sent.headers ?? {}) },
-        { column: outbox.created_at, type: 'timestamptz', values: rendered.map(() => now) },
-      ]),
-    );
-    // The notification rows take the subject, text and (without its tracking image) HTML from
-    // their outbox rows, so each email's HTML goes to the database once, not twice.
-    const notified = await queryRows<{ id: number }>(
-      tx,
-      sql`insert into ${donationNotifications} (id, donation_id, organization_id, status_id, to_email,
-            subject, html, text, outbox_id, open_token_hash, template_id, stage, kind, created_at)
-          select n.id, n.donation_id, n.organization_id, n.status_id, n.to_email,
-            o.subject, coalesce(n.html, replace(o.html, n.pixel, '')), o.text, o.id,
-            n.open_token_hash, n.template_id, n.stage, n.kind, n.created_at
-          from unnest(${sql.join(
-            [
-              arrayParam(
-                rendered.map((r) => r.id),
-                'int',
-              ),
-              arrayParam(
-                part.map((p) => p.row.id),
-                'int',
-              ),
-              arrayParam(
-                part.map((p) => p.row.organization_id),
-                'int',
-              ),
-              arrayParam(
-                part.map((p) => p.row.status_id),
-                'int',
-              ),
-              arrayParam(
-                part.map((p) => p.email),
-                'text',
-              ),
-              arrayParam(
-                rendered.map((r) => (r.pixel === null ? r.kept.html : null)),
-                'text',
-              ),
-              arrayParam(
-                rendered.map((r) => r.pixel),
-                'text',
-              ),
-              arrayParam(outboxIds, 'int'),
-              arrayParam(
-                rendered.map((r) => hashToken(r.token)),
-                'text',
-              ),
-              arrayParam(
-                part.map((p) => p.template.id),
-                'int',
-              ),
-              arrayParam(
-                part.map((p) => p.stage),
-                'int',
-              ),
-              arrayParam(
-                part.map((p) => p.kind),
-                'text',
-              ),
-              arrayParam(
-                part.map(() => now.toISOString()),
-                'timestamptz',
-              ),
-            ],
-            sql`, `,
-          )}) as n(id, donation_id, organization_id, status_id, to_email, html, pixel, outbox_id,
-                   open_token_hash, template_id, stage, kind, created_at)
-          join ${outbox} o on o.id = n.outbox_id
-          returning ${sql.identifier('id')}`,
-    );
-    if (notified.length !== part.length) throw new Error('notification insert wrote fewer rows');
+    const recorded = part.map((mail, i) => ({ id: ids[i] as number, mail }));
+    if (options.queue) await recordQueued(tx, recorded, links, now);
+    else await renderMails(tx, recorded, links, now, 'insert');
     // The next step of a sequence: the 1st reminder after the initial email, the 2nd after the
     // 1st, Donor No Response after the 2nd (only templates with reminder tabs).
     const next: Array<typeof scheduledJobs.$inferInsert> = part.flatMap((p, i) => {
       if (p.kind !== 'initial' && p.kind !== 'reminder') return [];
       if (!reminderTemplateIds.has(p.template.status_id)) return [];
-      const id = rendered[i]?.id as number;
+      const id = ids[i] as number;
       const initialId = p.kind === 'initial' ? id : p.initialId;
       const days =
         p.stage === 1
@@ -361,9 +234,205 @@ export async function sendDonorMails(
         });
     }
     if (next.length > 0) await tx.insert(scheduledJobs).values(next).onConflictDoNothing();
-    created.push(...rendered.map((r) => r.id));
+    created.push(...ids);
   }
   return created;
+}
+
+/**
+ * Renders these emails and stores them: the outbox rows, and their notification rows, inserted
+ * (`insert`) or, for queued ones, filled in (`update`).
+ */
+export async function renderMails(
+  tx: Queryable,
+  recorded: readonly Recorded[],
+  links: MailLinks,
+  now: Date,
+  how: 'insert' | 'update',
+): Promise<void> {
+  // One texts object per template version, so the renderer sees the same layout as the same.
+  const texts = new Map<PlannedMail['template'], TemplateTexts>();
+  const textsOf = (template: PlannedMail['template']) => {
+    let found = texts.get(template);
+    if (!found) {
+      found = versionTexts(template);
+      texts.set(template, found);
+    }
+    return found;
+  };
+  const prepared: DonorEmailInput[] = [];
+  for (const { id, mail: p } of recorded) {
+    const faq = new URL('/portal/faq', links.publicUrl);
+    faq.searchParams.set('di', String(p.row.id));
+    faq.searchParams.set('de', p.email);
+    if (p.companyName) faq.searchParams.set('cn', p.companyName);
+    const process = faqProcess[p.row.status_id];
+    if (process) faq.searchParams.set(process, '1');
+    // spec (section 4): 5 Donor to E-Sign Form — the email carries the signing link.
+    const sign = p.row.status_id === 5 ? await signingLink(tx, links, p.row, now) : null;
+    prepared.push({
+      to: p.email,
+      texts: textsOf(p.template),
+      stage: p.stage,
+      values: variableValues({
+        donorName: p.row.donor_name,
+        transactionId: p.row.transaction_id,
+        donatedAt: p.row.donated_at,
+        custom: p.row.custom,
+        campaign:
+          p.row.campaign_id !== null && p.row.campaign_name !== null
+            ? { name: p.row.campaign_name, message: p.row.campaign_message ?? '' }
+            : null,
+        organization: { ...p.row.org, file_logo: logoUrl(links.publicUrl, p.row.org.file_logo) },
+        companyName: p.companyName,
+        company: p.row.company_id !== null && p.row.company ? p.row.company : null,
+      }),
+      links: {
+        confirm: actionUrl(links.publicUrl, links.jwtSecret, id, 'confirm'),
+        decline: actionUrl(links.publicUrl, links.jwtSecret, id, 'decline'),
+        sign,
+        unsubscribe: actionUrl(links.publicUrl, links.jwtSecret, id, 'unsubscribe'),
+        faq: faq.toString(),
+        companyUrl: p.row.company_id !== null ? (p.row.company?.url ?? null) : null,
+        companyGuide: p.row.company_id !== null ? (p.row.company?.guide ?? null) : null,
+        openPixel: `${links.publicUrl}${openPixelPath(openToken(links.jwtSecret, id))}`,
+      },
+      supportEmail: links.supportEmail,
+    });
+  }
+  // One React render per distinct layout, each email's values written into it.
+  const mails = await renderDonorEmails(prepared);
+  const rendered = recorded.map(({ id }, i) => {
+    const sent = mails[i] as MailMessage;
+    // The copy kept for the portal's preview is the same email without its tracking image.
+    const pixel = openPixelImage.exec(sent.html)?.[0] ?? null;
+    const kept = { ...sent, html: sent.html.replace(openPixelImage, '') };
+    // The database makes that copy from the outbox row (below) when removing the image is
+    // removing its one occurrence (its token is unique); otherwise the copy is sent as is.
+    const derivable = pixel !== null && sent.html.indexOf(pixel) === sent.html.lastIndexOf(pixel);
+    return { id, kept, sent, pixel: derivable ? pixel : null };
+  });
+  // The outbox rows and their notification rows: one statement each, the outbox ids taken first
+  // so each notification names its own message.
+  const outboxIds = await nextIds(tx, 'outbox', rendered.length);
+  await tx.execute(
+    insertUnnest(outbox, [
+      { column: outbox.id, type: 'int', values: outboxIds },
+      { column: outbox.to, type: 'text', values: rendered.map((r) => r.sent.to) },
+      { column: outbox.subject, type: 'text', values: rendered.map((r) => r.sent.subject) },
+      { column: outbox.html, type: 'text', values: rendered.map((r) => r.sent.html) },
+      { column: outbox.text, type: 'text', values: rendered.map((r) => r.sent.text) },
+      { column: outbox.headers, type: 'jsonb', values: rendered.map((r) => r.sent.headers ?? {}) },
+      { column: outbox.created_at, type: 'timestamptz', values: rendered.map(() => now) },
+    ]),
+  );
+  const ids = arrayParam(
+    rendered.map((r) => r.id),
+    'int',
+  );
+  const htmls = arrayParam(
+    rendered.map((r) => (r.pixel === null ? r.kept.html : null)),
+    'text',
+  );
+  const pixels = arrayParam(
+    rendered.map((r) => r.pixel),
+    'text',
+  );
+  const sentAs = arrayParam(outboxIds, 'int');
+  // The notification rows take the subject, text and (without its tracking image) HTML from
+  // their outbox rows, so each email's HTML goes to the database once, not twice.
+  const notified =
+    how === 'update'
+      ? await queryRows<{ id: number }>(
+          tx,
+          sql`update ${donationNotifications} n
+              set subject = o.subject, html = coalesce(v.html, replace(o.html, v.pixel, '')), text = o.text,
+                outbox_id = o.id, queued = false
+              from unnest(${ids}, ${htmls}, ${pixels}, ${sentAs}) as v(id, html, pixel, outbox_id)
+              join ${outbox} o on o.id = v.outbox_id
+              where n.id = v.id
+              returning n.id`,
+        )
+      : await queryRows<{ id: number }>(
+          tx,
+          sql`insert into ${donationNotifications} (id, donation_id, organization_id, status_id, to_email,
+                subject, html, text, outbox_id, open_token_hash, template_id, stage, kind, created_at)
+              select n.id, n.donation_id, n.organization_id, n.status_id, n.to_email,
+                o.subject, coalesce(n.html, replace(o.html, n.pixel, '')), o.text, o.id,
+                n.open_token_hash, n.template_id, n.stage, n.kind, n.created_at
+              from unnest(${sql.join(
+                [ids, ...factColumns(recorded, links, now), htmls, pixels, sentAs],
+                sql`, `,
+              )}) as n(id, donation_id, organization_id, status_id, to_email, open_token_hash,
+                       template_id, stage, kind, created_at, html, pixel, outbox_id)
+              join ${outbox} o on o.id = n.outbox_id
+              returning ${sql.identifier('id')}`,
+        );
+  if (notified.length !== recorded.length)
+    throw new Error('notification rows written do not match the emails');
+}
+
+/**
+ * The facts of each email as lists, in the notification table's order: donation_id,
+ * organization_id, status_id, to_email, open_token_hash, template_id, stage, kind, created_at.
+ */
+function factColumns(recorded: readonly Recorded[], links: MailLinks, now: Date): SQL[] {
+  return [
+    arrayParam(
+      recorded.map((r) => r.mail.row.id),
+      'int',
+    ),
+    arrayParam(
+      recorded.map((r) => r.mail.row.organization_id),
+      'int',
+    ),
+    arrayParam(
+      recorded.map((r) => r.mail.row.status_id),
+      'int',
+    ),
+    arrayParam(
+      recorded.map((r) => r.mail.email),
+      'text',
+    ),
+    arrayParam(
+      recorded.map((r) => hashToken(openToken(links.jwtSecret, r.id))),
+      'text',
+    ),
+    arrayParam(
+      recorded.map((r) => r.mail.template.id),
+      'int',
+    ),
+    arrayParam(
+      recorded.map((r) => r.mail.stage),
+      'int',
+    ),
+    arrayParam(
+      recorded.map((r) => r.mail.kind),
+      'text',
+    ),
+    arrayParam(
+      recorded.map(() => now.toISOString()),
+      'timestamptz',
+    ),
+  ];
+}
+
+/** The notification rows of emails to render later (queued; no subject, HTML or outbox row yet). */
+async function recordQueued(tx: Queryable, recorded: readonly Recorded[], links: MailLinks, now: Date) {
+  await tx.execute(
+    sql`insert into ${donationNotifications} (id, donation_id, organization_id, status_id, to_email,
+          open_token_hash, template_id, stage, kind, created_at, queued)
+        select *, true from unnest(${sql.join(
+          [
+            arrayParam(
+              recorded.map((r) => r.id),
+              'int',
+            ),
+            ...factColumns(recorded, links, now),
+          ],
+          sql`, `,
+        )})`,
+  );
 }
 
 /** The live versions of these template types (Default's row made on first use). Reminders reuse the version of their initial email. */
