@@ -9,7 +9,7 @@ import {
 } from '../../../src/contract/email-templates.ts';
 import { dayMs } from '../../clock.ts';
 import type { Queryable } from '../../db/client.ts';
-import { anyOf, arrayParam, insertUnnest, nextIds, queryRows } from '../../db/rows.ts';
+import { type ArrayType, anyOf, arrayParam, insertUnnest, nextIds, queryRows } from '../../db/rows.ts';
 import {
   campaigns,
   companies,
@@ -377,44 +377,18 @@ export async function renderMails(
  * organization_id, status_id, to_email, open_token_hash, template_id, stage, kind, created_at.
  */
 function factColumns(recorded: readonly Recorded[], links: MailLinks, now: Date): SQL[] {
-  return [
-    arrayParam(
-      recorded.map((r) => r.mail.row.id),
-      'int',
-    ),
-    arrayParam(
-      recorded.map((r) => r.mail.row.organization_id),
-      'int',
-    ),
-    arrayParam(
-      recorded.map((r) => r.mail.row.status_id),
-      'int',
-    ),
-    arrayParam(
-      recorded.map((r) => r.mail.email),
-      'text',
-    ),
-    arrayParam(
-      recorded.map((r) => hashToken(openToken(links.jwtSecret, r.id))),
-      'text',
-    ),
-    arrayParam(
-      recorded.map((r) => r.mail.template.id),
-      'int',
-    ),
-    arrayParam(
-      recorded.map((r) => r.mail.stage),
-      'int',
-    ),
-    arrayParam(
-      recorded.map((r) => r.mail.kind),
-      'text',
-    ),
-    arrayParam(
-      recorded.map(() => now.toISOString()),
-      'timestamptz',
-    ),
+  const facts: Array<[(r: Recorded) => unknown, ArrayType]> = [
+    [(r) => r.mail.row.id, 'int'],
+    [(r) => r.mail.row.organization_id, 'int'],
+    [(r) => r.mail.row.status_id, 'int'],
+    [(r) => r.mail.email, 'text'],
+    [(r) => hashToken(openToken(links.jwtSecret, r.id)), 'text'],
+    [(r) => r.mail.template.id, 'int'],
+    [(r) => r.mail.stage, 'int'],
+    [(r) => r.mail.kind, 'text'],
+    [() => now.toISOString(), 'timestamptz'],
   ];
+  return facts.map(([of, type]) => arrayParam(recorded.map(of), type));
 }
 
 /** The notification rows of emails to render later (queued; no subject, HTML or outbox row yet). */
