@@ -341,11 +341,10 @@ export async function testImport(
 async function donorIds(tx: Tx, rows: Planned[]): Promise<number[]> {
   const keyOf = (r: Planned) => (r.donorEmail ? `${r.organizationId}\u0000${r.donorEmail}` : null);
   const known = new Map<string, number>();
-  const emails = [...new Set(rows.flatMap((r) => (r.donorEmail ? [r.donorEmail] : [])))];
-  if (emails.length > 0) {
-    // Each (organization, email) of the file is one probe of the donors' index (lists of both,
-    // side by side, let the planner scan every donor of the organizations instead).
-    const keys = [...new Map(rows.flatMap((r) => (r.donorEmail ? [[keyOf(r), r] as const] : []))).values()];
+  // Each (organization, email) of the file is one probe of the donors' index (lists of both, side
+  // by side, let the planner scan every donor of the organizations instead).
+  const keys = [...new Map(rows.flatMap((r) => (r.donorEmail ? [[keyOf(r), r] as const] : []))).values()];
+  if (keys.length > 0) {
     const found = await queryRows<{ id: number; org: number; email: string }>(
       tx,
       sql`select found.id, k.org, k.email

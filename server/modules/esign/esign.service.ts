@@ -29,7 +29,13 @@ import { verifyToken } from '../auth/tokens.ts';
 import { countSubmitted } from '../billing/bills.ts';
 import { type PacketData, packetData, packetMessages, renderPacket } from '../donations/packet.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
-import { chooseVersion, liveVersions, matchFacts, sendDonorMails } from '../templates/donor-mail.ts';
+import {
+  chooseVersion,
+  emailCompanyName,
+  liveVersions,
+  matchFacts,
+  sendDonorMails,
+} from '../templates/donor-mail.ts';
 import { lockedRecord, signingLink } from './esign-link.ts';
 import { drawingBytes, printPacket, sha256, signWithAudit } from './esign-pdf.ts';
 
@@ -257,7 +263,7 @@ export async function resendLink(deps: Deps, token: string): Promise<{ message: 
         {
           row: facts,
           email,
-          companyName: facts.catalogue_name ?? (facts.company_name?.trim() || null),
+          companyName: emailCompanyName(facts),
           template,
           stage: 1,
           kind: 'link',

@@ -10,6 +10,7 @@ import { hashToken } from '../auth/tokens.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
 import {
   chooseVersion,
+  emailCompanyName,
   liveVersions,
   type MailLinks,
   matchFacts,
@@ -75,7 +76,7 @@ export async function notifyMatches(
 
   const candidates = rows.flatMap((row) => {
     const email = row.donor_email?.trim().toLowerCase();
-    const company = row.catalogue_name ?? (row.company_name?.trim() || null);
+    const company = emailCompanyName(row);
     const type = templateTypeOfStatus(row.status_id);
     if (!email || !notifiedStatuses.has(row.status_id) || type === null || row.silenced || row.deactivated)
       return [];

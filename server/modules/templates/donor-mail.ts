@@ -102,6 +102,11 @@ export async function matchFacts(
 }
 export type MatchFacts = Awaited<ReturnType<typeof matchFacts>>[number];
 
+/** The company a donor email names: the catalogue's name, else the name the donor typed (trimmed). */
+export function emailCompanyName(row: Pick<MatchFacts, 'catalogue_name' | 'company_name'>): string | null {
+  return row.catalogue_name ?? (row.company_name?.trim() || null);
+}
+
 /** The FAQ's process flag for a status, so the FAQ opens on the entries that apply to the donor. */
 const faqProcess: Partial<Record<number, string>> = {
   5: 'esign',

@@ -6,7 +6,7 @@ import { anyOf } from '../../db/rows.ts';
 import { donationNotifications, emailTemplates } from '../../db/schema.ts';
 import type { Logger } from '../../http/logger.ts';
 import type { NotificationLinks } from '../notifications/notifications.service.ts';
-import { matchFacts, type PlannedMail, renderMails } from './donor-mail.ts';
+import { emailCompanyName, matchFacts, type PlannedMail, renderMails } from './donor-mail.ts';
 
 /**
  * Queued donor emails (sendDonorMails with `queue`: a bulk import records its emails' facts in
@@ -77,7 +77,7 @@ export async function renderQueuedMails(db: Db, links: NotificationLinks): Promi
           mail: {
             row,
             email: q.to_email,
-            companyName: row.catalogue_name ?? (row.company_name?.trim() || null),
+            companyName: emailCompanyName(row),
             template,
             stage: q.stage as TemplateStage,
             kind: q.kind as PlannedMail['kind'],

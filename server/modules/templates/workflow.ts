@@ -15,6 +15,7 @@ import { donorActionStatuses } from './actions.ts';
 import { digestHandler } from './digest.ts';
 import {
   chooseVersion,
+  emailCompanyName,
   liveVersions,
   type MailLinks,
   matchFacts,
@@ -64,7 +65,7 @@ async function emailable(tx: Tx, donationId: number) {
   if (!row || !email || row.silenced || row.deactivated) return null;
   const unsubscribed = await unsubscribedAmong(tx, [row.organization_id], [email]);
   if (unsubscribed.size > 0) return null;
-  return { row, email, companyName: row.catalogue_name ?? (row.company_name?.trim() || null) };
+  return { row, email, companyName: emailCompanyName(row) };
 }
 
 /** At most one follow-up email of a match a day (a reminder and a deadline email due together). */
