@@ -70,13 +70,16 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
 
   async function claim(): Promise<Claimed[]> {
     const at = now();
+    // The database stamps a new delivery with its own now(), to the microsecond; this clock reads
+    // whole milliseconds. A delivery queued earlier in the same millisecond is due, not 'later'.
+    const dueBefore = new Date(at.getTime() + 1);
     const leaseUntil = new Date(at.getTime() + leaseMs);
     return db.transaction(async (tx) => {
       const rows = await queryRows<Claimed>(
         tx,
         sql`select d.id, d.webhook_id, d.message_id, d.payload, d.attempts, d.give_up_at
               from webhook_deliveries d
-             where d.status = 'pending' and d.next_attempt_at <= ${at.toISOString()}
+             where d.status = 'pending' and d.next_attempt_at < ${dueBefore.toISOString()}
                and not exists (
                  select 1 from webhook_deliveries e
                   where e.webhook_id = d.webhook_id and e.donation_id = d.donation_id

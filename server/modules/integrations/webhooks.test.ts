@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -341,6 +341,27 @@ describe('delivery', () => {
       'delivered',
       'delivered',
     ]);
+  });
+
+  it("counts a delivery the database queued within the worker clock's millisecond as due", async () => {
+    const hook = await newWebhook(hope, { url: `127.0.0.1:${port}/hook` });
+    await setStatus(await storedDonation(hope), 4);
+    // The database stamps to the microsecond; the worker's clock reads whole milliseconds.
+    const at = Date.now() + 10_000;
+    await t.db
+      .update(webhookDeliveries)
+      .set({ next_attempt_at: sql`${new Date(at).toISOString()}::timestamptz + interval '500 microseconds'` })
+      .where(eq(webhookDeliveries.webhook_id, hook.id));
+    const clockAt = (ms: number) =>
+      createWebhookWorker({
+        db: t.db,
+        logger: t.logger,
+        outbound: { allowPrivate: true },
+        now: () => new Date(ms),
+      });
+    expect(await clockAt(at - 1).runOnce()).toBe(0);
+    expect(await clockAt(at).runOnce()).toBe(1);
+    expect(received).toHaveLength(1);
   });
 
   it('loses nothing across a restart: a claimed delivery whose worker died is sent by the next one', async () => {
