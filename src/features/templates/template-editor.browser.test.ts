@@ -226,10 +226,15 @@ describe('<twofold-template-editor>', () => {
     (button(root, 'Save') as HTMLButtonElement).click();
     await toastText(toasts, 'Template saved successfully');
     const live = [...root.querySelectorAll<HTMLInputElement>('input[role="switch"]')][0] as HTMLInputElement;
-    // The switch is disabled while the save is still finishing (its toast can come first).
+    // The switch stays disabled until the save's finally has run, just after its toast.
     await waitFor(() => !live.disabled, 'the Live switch enabled after saving');
     live.click();
     await toastText(toasts, 'Template enabled');
+    // The editor stays busy until just after the toast; a click on a disabled Save does nothing.
+    await waitFor(
+      () => !(button(root, 'Save') as HTMLButtonElement).disabled,
+      'Save enabled after the toggle',
+    );
     setValue(control(root, 'Subject'), 'Bad {{nope}}');
     await waitFor(() => control(root, 'Subject').value === 'Bad {{nope}}', 'typed');
     (button(root, 'Save') as HTMLButtonElement).click();

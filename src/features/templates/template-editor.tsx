@@ -175,8 +175,8 @@ function Editor({ orgId, statusId, canEdit }: EditorProps) {
     try {
       // spec: a new version is a copy "with live false", posted to template/0.
       const made = await saveTemplate(orgId, 0, { ...body(), live: false });
-      toast({ title: templateTexts.created });
       await load(made.id);
+      toast({ title: templateTexts.created });
     } catch (e) {
       error(`${templateTexts.createFailed}: ${errorMessage(e)}`);
     } finally {
@@ -191,8 +191,8 @@ function Editor({ orgId, statusId, canEdit }: EditorProps) {
         ...body(textsOf(selected)),
         live: !selected.live,
       });
-      toast({ title: saved.live ? templateTexts.enabled : templateTexts.disabled });
       await load(saved.id);
+      toast({ title: saved.live ? templateTexts.enabled : templateTexts.disabled });
     } catch (e) {
       error(`${templateTexts.updateFailed}: ${errorMessage(e)}`);
     } finally {
@@ -204,8 +204,8 @@ function Editor({ orgId, statusId, canEdit }: EditorProps) {
     setBusy(true);
     try {
       const saved = await saveTemplate(orgId, selected.id, body());
-      toast({ title: templateTexts.saved });
       await load(saved.id);
+      toast({ title: templateTexts.saved });
     } catch (e) {
       error(`${templateTexts.saveFailed}: ${errorMessage(e)}`);
     } finally {
