@@ -326,6 +326,22 @@ export async function listDonations(
 }
 
 /**
+ * How many matches the list's filters select (the list's total): the status counts below, summed
+ * over the chosen tile's statuses, or all of them. `base` is donationFilterConditions' `base`.
+ */
+export async function donationTotal(
+  db: Db,
+  orgIds: number[],
+  query: DonationListQuery,
+  base: SQL[],
+): Promise<number> {
+  const counts = await statusCounts(db, orgIds, query, base);
+  const group = query['filters[status_group]'];
+  const chosen: readonly number[] = group ? statusGroups[group].statuses : [...counts.keys()];
+  return chosen.reduce((sum, status) => sum + (counts.get(status) ?? 0), 0);
+}
+
+/**
  * How many matches the list's filters (without the status group) select, per status. The
  * triggers' running counts answer the common cases without reading the gifts: no filter
  * (donation_status_totals), dates only (donation_day_stats: the filters' days are UTC days, as

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { inArray } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { organizationNotFound } from '../../../src/contract/organization.ts';
@@ -242,13 +242,20 @@ describe('CSV export', () => {
         amount_cents: 1_000 * ((i % 3) + 1),
       });
     }
+    // Keys with microseconds (which a JavaScript Date cannot hold), as the batches' bounds carry them.
+    await t.db.execute(
+      sql`update donations set donated_at = donated_at + (id % 3) * interval '1 microsecond' where transaction_id like 's-%'`,
+    );
     for (const sort of [
       'donor_name',
       'company_name',
       'donated_at',
       'amount',
+      'matched',
       'organization_name',
       'status_id',
+      'created_at',
+      'id',
     ]) {
       for (const ascending of ['true', 'false']) {
         const query = `?sort_field=${sort}&ascending=${ascending}`;

@@ -1,14 +1,18 @@
 import { stringify } from 'csv-stringify/sync';
 import { and, asc, desc, eq, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import * as z from 'zod/mini';
-import { DonationListQuery, defaultDonationSort } from '../../../src/contract/donations.ts';
+import {
+  DonationListQuery,
+  type DonationSortField,
+  defaultDonationSort,
+} from '../../../src/contract/donations.ts';
 import { billingStatusLabels, statuses, statusName } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import { streamQueryLines } from '../../db/query-lines.ts';
+import { streamCopyCsv } from '../../db/copy-csv.ts';
 import { campaigns, companies, donations, donors, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { csvTokenLifetimeSeconds, signToken, type VerifiedToken } from '../auth/tokens.ts';
-import { donationFilterConditions, sortColumns } from './donations.service.ts';
+import { donationFilterConditions, donationTotal, sortColumns } from './donations.service.ts';
 
 /**
  * The CSV export of the donations list (spec: "GET /api/donation/{id}/csv-token with the same
@@ -70,36 +74,23 @@ export function neutraliseCell(text: string): string {
 }
 
 /**
- * A text cell as csv-stringify wrote it from neutraliseCell's output: null as empty, the
- * formula guard, then quoted (inner quotes doubled) when it holds a quote, a comma, a line feed
- * or a carriage return.
+ * A text cell for COPY's CSV format, as csv-stringify wrote it from neutraliseCell's output:
+ * the formula guard (by code: = + - @ tab and carriage return), and NULL for empty, which COPY
+ * writes as nothing (an empty text would be written as ""). COPY quotes what holds a quote, a
+ * comma, a line feed or a carriage return, as csv-stringify did.
  */
 function csvCell(value: SQLWrapper): SQL {
-  const text = sql`coalesce(${value}, '')`;
-  // Each branch names the text once more, so the database works out only what the row needs. A
-  // search per character costs less than a regular expression (which converts the text first).
-  const quoted = (cell: SQL) =>
-    sql`(case when strpos(${cell}, '"') > 0 or strpos(${cell}, ',') > 0 or strpos(${cell}, chr(10)) > 0 or strpos(${cell}, chr(13)) > 0 then '"' || replace(${cell}, '"', '""') || '"' else ${cell} end)`;
-  // = + - @ tab and carriage return, by code (no substring made per row).
-  return sql`(case when ascii(${text}) in (9, 13, 43, 45, 61, 64) then ${quoted(sql`('''' || ${text})`)} else ${quoted(text)} end)`;
+  return sql`(case when ascii(${value}) in (9, 13, 43, 45, 61, 64) then '''' || ${value} else nullif(${value}, '') end)`;
 }
 
-/** A fixed text as an SQL literal holding its CSV cell, formatted here once. */
-const csvConstant = (text: string) =>
-  sql.raw(
-    `'${stringify([[neutraliseCell(text)]])
-      .replace(/\n$/, '')
-      .replaceAll("'", "''")}'`,
-  );
+/** A fixed text as an SQL literal (formula guard applied). */
+const constant = (text: string) => sql.raw(`'${neutraliseCell(text).replaceAll("'", "''")}'`);
 
-/**
- * Every status's cell, and the one of an id the catalogue does not know ('Unknown status {id}'):
- * one array subscript per row (a CASE would compare the id with each status in turn).
- */
+/** Every status's name, and 'Unknown status {id}' for an id the catalogue does not know: one array subscript per row. */
 const statusIds = Object.keys(statuses).map(Number);
 const statusCell = sql`coalesce((array[${sql.join(
   Array.from({ length: Math.max(...statusIds) }, (_, i) =>
-    statusIds.includes(i + 1) ? csvConstant(statusName(i + 1)) : sql.raw('null'),
+    statusIds.includes(i + 1) ? constant(statusName(i + 1)) : sql.raw('null'),
   ),
   sql`, `,
 )}]::text[])[${donations.status_id}], 'Unknown status ' || ${donations.status_id})`;
@@ -109,41 +100,80 @@ const money = (cents: SQLWrapper) =>
   sql`(case when ${cents} >= 0 then (${cents} / 100)::text || '.' || lpad((${cents} % 100)::text, 2, '0') else ((${cents})::numeric / 100)::numeric(20, 2)::text end)`;
 
 /**
- * One CSV line per match, written by the database exactly as csv-stringify wrote each row before
- * (same cells, quoting and formula guard): the export then moves text, not rows, and runs near
- * the database's own COPY speed. concat_ws builds each line once (a chain of || copies the line
- * so far at every cell); every cell is non-NULL (concat_ws would leave a NULL out).
+ * The cells of one match's CSV row, in csvColumns' order, each written by the database as
+ * csv-stringify wrote it before (same text, formula guard and quoting): COPY … (FORMAT csv)
+ * then writes the file itself, at the database's own speed.
  */
-const csvLine = sql`concat_ws(',', ${sql.join(
-  [
-    sql`${donations.id}::text`,
-    csvCell(donations.transaction_id),
-    sql`to_char(${donations.donated_at} at time zone 'UTC', 'YYYY-MM-DD')`,
-    money(donations.amount_cents),
-    money(donations.matched_cents),
-    csvCell(donors.name),
-    csvCell(donors.email),
-    csvCell(sql`coalesce(${companies.name}, ${donations.company_name})`),
-    csvCell(organizations.name),
-    statusCell,
-    sql`(case when ${donations.processed_bill_id} is not null then ${csvConstant(billingStatusLabels.processed)} when ${donations.eligible_bill_id} is not null then ${csvConstant(billingStatusLabels.eligible)} else ${csvConstant(billingStatusLabels.ineligible)} end)`,
-    sql`(case when ${donations.silenced} then 'Yes' else 'No' end)`,
-    sql`to_char(${donations.created_at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-    csvCell(campaigns.name),
-  ],
-  sql`, `,
-)})`;
+const csvCells = {
+  id: sql<string>`${donations.id}`,
+  transaction_id: csvCell(donations.transaction_id),
+  donated: sql<string>`to_char(${donations.donated_at} at time zone 'UTC', 'YYYY-MM-DD')`,
+  amount: money(donations.amount_cents),
+  matched: money(donations.matched_cents),
+  donor_name: csvCell(donors.name),
+  donor_email: csvCell(donors.email),
+  company: csvCell(sql`coalesce(${companies.name}, ${donations.company_name})`),
+  organization: csvCell(organizations.name),
+  status: statusCell,
+  billing: sql<string>`(case when ${donations.processed_bill_id} is not null then ${constant(billingStatusLabels.processed)} when ${donations.eligible_bill_id} is not null then ${constant(billingStatusLabels.eligible)} else ${constant(billingStatusLabels.ineligible)} end)`,
+  silenced: sql<string>`(case when ${donations.silenced} then 'Yes' else 'No' end)`,
+  created: sql<string>`to_char(${donations.created_at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+  // Last, so the columns before it keep their places in spreadsheets built on earlier exports.
+  campaign: csvCell(campaigns.name),
+};
+
+/** Rows per COPY on PGlite (about 18 MB of CSV, held once in PGlite's memory and once here). */
+const pgliteCsvBatchRows = 100_000;
+
+/** The SQL type of each sort's key, to write a batch's bounds back as literals. */
+const sortKeyTypes: Record<DonationSortField, string> = {
+  donated_at: 'timestamptz',
+  amount: 'int',
+  matched: 'int',
+  donor_name: 'text',
+  company_name: 'text',
+  organization_name: 'text',
+  status_id: 'int',
+  created_at: 'timestamptz',
+  id: 'int',
+};
+/** The sorts whose key may be NULL (no donor, no typed employer). */
+const nullableSorts: ReadonlySet<DonationSortField> = new Set(['donor_name', 'company_name']);
+
+/**
+ * The list's order as a tuple without NULLs, so `(tuple) < (bound)` finds the rows after a
+ * batch's last: a key that may be NULL becomes (key is null, key or ''), which orders exactly as
+ * the key does (NULLs first newest-first, last oldest-first: PostgreSQL's defaults); the id
+ * breaks ties. Each part with its SQL type.
+ */
+function sortTuple(field: DonationSortField): Array<{ part: SQL; type: string }> {
+  const key = sortColumns[field];
+  const id = { part: sql`${donations.id}`, type: 'int' };
+  if (field === 'id') return [id];
+  if (nullableSorts.has(field))
+    return [
+      { part: sql`(${key} is null)`, type: 'boolean' },
+      { part: sql`coalesce(${key}, '')`, type: 'text' },
+      id,
+    ];
+  return [{ part: sql`${key}`, type: sortKeyTypes[field] }, id];
+}
 
 /**
  * Every donation the list's filters select (the organization's and its chapters'), as CSV bytes:
  * a UTF-8 BOM (so spreadsheets read accents right), the header row, then the rows in the list's
- * order (its sort_field and ascending, default donated_at newest first; the id breaks ties), each
- * line written by the database (csvLine). The lines come from ONE query streamed by
- * streamQueryLines (server/db/query-lines.ts): on PostgreSQL its COPY, on PGlite a cursor read
- * `batchSize` rows at a time (COPY streams without batches). The database joins and sorts once
- * (the keyset batches this replaced each joined and sorted the whole selection again), the
- * server only passes bytes along, and memory stays flat however many rows there are, as the
- * client's pace sets the database's.
+ * order (its sort_field and ascending, default donated_at newest first; the id breaks ties),
+ * written by the database's COPY (streamCopyCsv, server/db/copy-csv.ts).
+ * - PostgreSQL: one COPY of the whole selection (one scan, one sort, one snapshot).
+ * - PGlite (COPY writes to memory there): a selection that fits one batch (the list's total is
+ *   at most `batchSize`) is one COPY. A larger one is one COPY per `batchSize` rows, in order:
+ *   one query first numbers the selection in the list's order and gives the sort key of every
+ *   `batchSize`-th row; each batch is then the rows after the previous bound up to its own
+ *   (keyset), so no batch sorts more than its rows and nothing stays open between two. Each
+ *   batch reads the rows as they are when it runs: a match whose sort key changes during the
+ *   download may be written twice or not at all.
+ * The server only passes bytes along, and memory stays flat however many rows there are (one
+ * batch at most on PGlite), as the client's pace sets the database's.
  */
 export function exportDonationsCsv(
   db: Db,
@@ -157,24 +187,80 @@ export function exportDonationsCsv(
       ? defaultDonationSort.ascending
       : filters.ascending === 'true' || filters.ascending === '1';
   const order = ascending ? asc : desc;
-  const key = sortColumns[field];
-  const lines = streamQueryLines(
-    db,
-    async () => {
+  const tuple = sortTuple(field);
+  // The list's order (the tuple orders as sort_field then id do).
+  const ordered = tuple.map((t) => order(t.part));
+  const batchSize = options.batchSize ?? pgliteCsvBatchRows;
+  const selection = () =>
+    db
+      .select(csvCells)
+      .from(donations)
+      .innerJoin(organizations, eq(organizations.id, donations.organization_id))
+      .leftJoin(donors, eq(donors.id, donations.donor_id))
+      .leftJoin(companies, eq(companies.id, donations.company_id))
+      .leftJoin(campaigns, eq(campaigns.id, donations.campaign_id));
+  const row = (parts: SQL[]) => sql`(${sql.join(parts, sql`, `)})`;
+  const tupleSql = row(tuple.map((t) => t.part));
+  const bound = (values: string[]) => row(tuple.map((t, i) => sql`${values[i] ?? null}::${sql.raw(t.type)}`));
+  /** The sort key of every batchSize-th row but the last, in order. */
+  const batchBounds = async (all: SQL[]) => {
+    // As text, so a timestamp keeps its microseconds and each batch holds exactly batchSize rows.
+    // Only the joins the sort key needs (the filters read other tables through subqueries).
+    const parts = Object.fromEntries(tuple.map((t, i) => [`k${i}`, sql`${t.part}`.as(`k${i}`)]));
+    let numberedFrom = db
+      .select({
+        ...parts,
+        n: sql<number>`row_number() over (order by ${sql.join(ordered, sql`, `)})`.as('n'),
+        total: sql<number>`count(*) over ()`.as('total'),
+      })
+      .from(donations)
+      .$dynamic();
+    if (field === 'donor_name')
+      numberedFrom = numberedFrom.leftJoin(donors, eq(donors.id, donations.donor_id));
+    if (field === 'organization_name')
+      numberedFrom = numberedFrom.innerJoin(organizations, eq(organizations.id, donations.organization_id));
+    const numbered = numberedFrom.where(and(...all)).as('numbered');
+    // Written as text only for the rows that bound a batch.
+    const rows = await db
+      .select({
+        key: sql<string[]>`array[${sql.join(
+          tuple.map((_, i) => sql`${sql.identifier(`k${i}`)}::text`),
+          sql`, `,
+        )}]`,
+      })
+      .from(numbered)
+      .where(sql`${numbered.n} % ${batchSize}::int = 0 and ${numbered.n} < ${numbered.total}`)
+      .orderBy(numbered.n);
+    return rows.map((r) => r.key);
+  };
+  const lines = streamCopyCsv(db, {
+    whole: async () => {
       const { all } = await donationFilterConditions(db, orgId, filters);
-      return db
-        .select({ line: sql<string>`${csvLine}` })
-        .from(donations)
-        .innerJoin(organizations, eq(organizations.id, donations.organization_id))
-        .leftJoin(donors, eq(donors.id, donations.donor_id))
-        .leftJoin(companies, eq(companies.id, donations.company_id))
-        .leftJoin(campaigns, eq(campaigns.id, donations.campaign_id))
+      return selection()
         .where(and(...all))
-        .orderBy(order(key), order(donations.id))
+        .orderBy(...ordered)
         .toSQL();
     },
-    options.batchSize === undefined ? {} : { fetchRows: options.batchSize },
-  );
+    batches: async function* () {
+      const { base, all, orgIds } = await donationFilterConditions(db, orgId, filters);
+      // A selection that fits one batch is one COPY, with no bounds to find. Its size is the
+      // list's total (from the running counts where the filters allow, not a scan).
+      const fits = (await donationTotal(db, orgIds, filters, base)) <= batchSize;
+      const bounds = fits ? [] : await batchBounds(all);
+      let after: string[] | undefined;
+      for (const upTo of [...bounds, undefined]) {
+        const range = [
+          after && (ascending ? sql`${tupleSql} > ${bound(after)}` : sql`${tupleSql} < ${bound(after)}`),
+          upTo && (ascending ? sql`${tupleSql} <= ${bound(upTo)}` : sql`${tupleSql} >= ${bound(upTo)}`),
+        ];
+        yield selection()
+          .where(and(...all, ...range))
+          .orderBy(...ordered)
+          .toSQL();
+        after = upTo;
+      }
+    },
+  });
   const header = encoder.encode(`\uFEFF${stringify([[...csvColumns]])}`);
   const reader = lines.getReader();
   let headerSent = false;

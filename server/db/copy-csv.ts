@@ -12,73 +12,76 @@ export type CompiledQuery = { sql: string; params: unknown[] };
  * How long the stream waits for its reader to ask for more before giving up: a download whose
  * client stops reading ends (with an error) and gives its database connection back.
  */
-export const queryLinesIdleTimeoutMs = 60_000;
+const copyIdleTimeoutMs = 60_000;
 
-/** Rows per FETCH on PGlite (one string of about 2 MB for a CSV export). */
-export const pgliteFetchRows = 10_000;
-
-const encoder = new TextEncoder();
-let cursorCount = 0;
+/** The rows to write, as the database runs them. */
+export type CsvCopySource = {
+  /** The whole selection as one query (PostgreSQL runs it once, under one snapshot). */
+  whole: () => Promise<CompiledQuery>;
+  /**
+   * The same rows as the queries of consecutive batches, in order (PGlite: one connection serves
+   * every request, so nothing may stay open between two of them). Pulled one at a time, as the
+   * reader reads.
+   */
+  batches: () => AsyncIterable<CompiledQuery>;
+};
 
 /**
- * A query of ONE text column, streamed as its values, each followed by a line feed, in UTF-8:
- * the database runs the query once (one scan, one sort, one pass over the joins) and memory
- * stays flat however many rows there are, as the reader's pace sets the database's.
+ * A query's rows as CSV, written by the database's own `COPY … (FORMAT csv)`: the cells are
+ * quoted (a quote, comma, line feed or carriage return inside), quotes doubled, NULL written as
+ * nothing, rows ended by a line feed, in UTF-8. The server passes bytes along and does no work
+ * per row, and memory stays flat however many rows there are, as the reader's pace sets the
+ * database's.
  *
- * - PostgreSQL: `COPY (query) TO STDOUT` on a connection of the pool held for the stream's life
- *   (what psql's \copy does), so the rows arrive as the bytes COPY writes, at COPY's speed, with
- *   no per-row work in JavaScript. COPY's text format ends each row with a line feed and escapes
- *   only backslashes and control characters (unescapeCopyText undoes exactly that). COPY takes no
- *   bind parameters, so the values are written into the text as literals (inlineParams).
- * - PGlite (one connection serves every request, so no transaction may stay open between
- *   batches): a WITH HOLD cursor, which the database fills when it is declared and keeps in its
- *   own temporary files beyond work_mem; each pull is one FETCH of `pgliteFetchRows` rows, with
- *   other requests free to run in between.
+ * - PostgreSQL: `COPY (whole) TO STDOUT` on a connection of the pool held for the stream's life
+ *   (what psql's \copy does): one statement, one snapshot, streamed at COPY's speed.
+ * - PGlite: each batch is one `COPY (batch) TO '/dev/blob'` (PGlite's COPY to memory), run when
+ *   the reader asks for it; other requests' statements run in between (server/db/turns.ts).
  *
- * The value of a row must not be NULL (COPY would write `\N`).
+ * COPY takes no bind parameters, so the values are written into the text as literals
+ * (inlineParams).
  */
-export function streamQueryLines(
+export function streamCopyCsv(
   db: Db,
-  query: () => Promise<CompiledQuery>,
-  options: { fetchRows?: number; idleTimeoutMs?: number } = {},
+  source: CsvCopySource,
+  options: { idleTimeoutMs?: number } = {},
 ): ReadableStream<Uint8Array> {
   const client = (db as unknown as { $client: unknown }).$client;
-  let source: LineSource;
-  if (client instanceof pg.Pool) source = copyLines(client, query);
-  // PGlite itself, or the client that gives its statements turns (server/db/turns.ts): each FETCH
+  let chunks: ChunkSource;
+  if (client instanceof pg.Pool) chunks = copyChunks(client, source.whole);
+  // PGlite itself, or the client that gives its statements turns (server/db/turns.ts): each batch
   // then waits its turn like any other request's statement.
-  else if (client instanceof PGlite || isTurnTaking(client))
-    source = pgliteLines(client, query, options.fetchRows ?? pgliteFetchRows);
-  else throw new Error('streamQueryLines: the database is neither a node-postgres pool nor PGlite');
-  const idleTimeoutMs = options.idleTimeoutMs ?? queryLinesIdleTimeoutMs;
+  else if (client instanceof PGlite || isTurnTaking(client)) chunks = pgliteChunks(client, source.batches);
+  else throw new Error('streamCopyCsv: the database is neither a node-postgres pool nor PGlite');
+  const idleTimeoutMs = options.idleTimeoutMs ?? copyIdleTimeoutMs;
   let idle: ReturnType<typeof setTimeout> | undefined;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         clearTimeout(idle);
         try {
-          const chunk = await source.next();
+          const chunk = await chunks.next();
           if (chunk === undefined) {
-            await source.close();
+            await chunks.close();
             controller.close();
             return;
           }
           controller.enqueue(chunk);
         } catch (error) {
-          await source.close(error instanceof Error ? error : new Error(String(error)));
+          await chunks.close(error instanceof Error ? error : new Error(String(error)));
           throw error;
         }
         // Nothing more is read until the reader asks; a reader that never asks again is let go.
         idle = setTimeout(() => {
           const error = new Error(`the reader took no data for ${idleTimeoutMs} ms`);
           controller.error(error);
-          void source.close(error);
+          void chunks.close(error);
         }, idleTimeoutMs);
         idle.unref?.();
       },
       async cancel() {
         clearTimeout(idle);
-        await source.close(new Error('the reader cancelled the stream'));
+        await chunks.close(new Error('the reader cancelled the stream'));
       },
     },
     // One chunk is read ahead at most, so the database waits for the reader.
@@ -86,22 +89,22 @@ export function streamQueryLines(
   );
 }
 
-/** Chunks of lines, pulled one at a time: `next` gives undefined after the last; `close` (idempotent) ends early with an error, or after the end. */
-type LineSource = { next: () => Promise<Uint8Array | undefined>; close: (error?: Error) => Promise<void> };
+/** Chunks of CSV, pulled one at a time: `next` gives undefined after the last; `close` (idempotent) ends early with an error, or after the end. */
+type ChunkSource = { next: () => Promise<Uint8Array | undefined>; close: (error?: Error) => Promise<void> };
 
-function copyLines(pool: pg.Pool, query: () => Promise<CompiledQuery>): LineSource {
+const copyCsv = (query: CompiledQuery, to: string) =>
+  `copy (${inlineParams(query.sql, query.params)}) to ${to} with (format csv)`;
+
+function copyChunks(pool: pg.Pool, query: () => Promise<CompiledQuery>): ChunkSource {
   let started: Promise<{ connection: pg.PoolClient; copy: CopyToStreamQuery }> | undefined;
   let released = false;
   /** The COPY's error, kept from the moment it happens (it may come while nobody is reading). */
   let failure: Error | undefined;
-  const decode = unescapeCopyText();
   const start = async () => {
     const compiled = await query();
     const connection = await pool.connect();
     try {
-      const copy = connection.query(
-        copyTo(`copy (${inlineParams(compiled.sql, compiled.params)}) to stdout`),
-      );
+      const copy = connection.query(copyTo(copyCsv(compiled, 'stdout')));
       copy.on('error', (error: Error) => {
         failure ??= error;
       });
@@ -116,13 +119,11 @@ function copyLines(pool: pg.Pool, query: () => Promise<CompiledQuery>): LineSour
     async next() {
       started ??= start();
       const { copy } = await started;
-      for (;;) {
-        if (failure) throw failure;
-        const chunk = await readChunk(copy, () => failure);
-        if (chunk === undefined) return undefined;
-        const lines = decode(chunk);
-        if (lines.byteLength > 0) return lines;
-      }
+      if (failure) throw failure;
+      const chunk = await readChunk(copy, () => failure);
+      return chunk === undefined
+        ? undefined
+        : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     },
     async close(error) {
       if (!started || released) return;
@@ -168,80 +169,30 @@ function readChunk(stream: Readable, failed: () => Error | undefined): Promise<B
   });
 }
 
-function pgliteLines(
+function pgliteChunks(
   client: Pick<PGlite, 'query'>,
-  query: () => Promise<CompiledQuery>,
-  fetchRows: number,
-): LineSource {
-  const name = `twofold_lines_${++cursorCount}`;
-  let declared: Promise<void> | undefined;
-  let done = false;
+  batches: () => AsyncIterable<CompiledQuery>,
+): ChunkSource {
+  let iterator: AsyncIterator<CompiledQuery> | undefined;
   let closed = false;
-  const declare = async () => {
-    const compiled = await query();
-    await client.query(`declare ${name} no scroll cursor with hold for ${compiled.sql}`, compiled.params);
-  };
   return {
     async next() {
-      if (done) return undefined;
-      declared ??= declare();
-      await declared;
-      const { rows } = await client.query<[string]>(`fetch forward ${fetchRows} from ${name}`, [], {
-        rowMode: 'array',
-      });
-      if (rows.length < fetchRows) done = true;
-      if (rows.length === 0) return undefined;
-      return encoder.encode(`${rows.map((r) => r[0]).join('\n')}\n`);
-    },
-    // The cursor and the rows it holds are dropped (early, if the reader went away).
-    async close() {
-      if (!declared || closed) return;
-      closed = true;
-      await declared.catch(() => {});
-      await client.query(`close ${name}`).catch(() => {});
-    },
-  };
-}
-
-/**
- * Undoes COPY's text-format escaping of one column (PostgreSQL's CopyAttributeOutText): a
- * backslash before b f n r t v stands for that control character, before anything else (a
- * backslash) for itself. Rows end with a bare line feed, which is kept. Chunks may split an
- * escape: the returned function carries a trailing backslash over to the next chunk. A chunk with
- * no backslash is returned as it is.
- */
-export function unescapeCopyText(): (chunk: Uint8Array) => Uint8Array {
-  let carried = false;
-  const controls: Record<number, number> = { 98: 8, 102: 12, 110: 10, 114: 13, 116: 9, 118: 11 };
-  const backslash = 92;
-  return (chunk) => {
-    let next = chunk.indexOf(backslash);
-    if (!carried && next === -1) return chunk;
-    const out = new Uint8Array(chunk.byteLength);
-    let written = 0;
-    let from = 0;
-    if (carried && chunk.byteLength > 0) {
-      const escaped = chunk[0] as number;
-      out[written++] = controls[escaped] ?? escaped;
-      from = 1;
-      carried = false;
-      next = chunk.indexOf(backslash, from);
-    }
-    while (next !== -1) {
-      out.set(chunk.subarray(from, next), written);
-      written += next - from;
-      if (next === chunk.byteLength - 1) {
-        carried = true;
-        return out.subarray(0, written);
+      iterator ??= batches()[Symbol.asyncIterator]();
+      for (;;) {
+        if (closed) return undefined;
+        const batch = await iterator.next();
+        if (batch.done) return undefined;
+        const result = await client.query(copyCsv(batch.value, "'/dev/blob'"));
+        // An empty batch writes no blob (or an empty one): ask for the next.
+        if (result.blob && result.blob.size > 0) return new Uint8Array(await result.blob.arrayBuffer());
       }
-      const escaped = chunk[next + 1] as number;
-      out[written++] = controls[escaped] ?? escaped;
-      from = next + 2;
-      next = chunk.indexOf(backslash, from);
-    }
-    out.set(chunk.subarray(from), written);
-    written += chunk.byteLength - from;
-    return out.subarray(0, written);
+    },
+    // Nothing is held between batches; the batches' own queries are let go.
+    async close() {
+      if (closed) return;
+      closed = true;
+      await iterator?.return?.();
+    },
   };
 }
 
