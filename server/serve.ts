@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Logger } from './http/logger.ts';
 import type { Lifecycle } from './http/route.ts';
+import { afterCommitSettled } from './jobs/after-commit.ts';
 import { type BillIssuer, startBillIssuer } from './jobs/bill-issuer.ts';
 import { createHousekeeping } from './jobs/housekeeping.ts';
 import { createMailWorker, type MailWorker } from './jobs/mail-worker.ts';
@@ -15,7 +16,7 @@ import { createWebhookWorker, type WebhookWorker } from './jobs/webhook-worker.t
 import { type MailTransport, transportFor } from './mail/transport.ts';
 import { packetDelivered } from './modules/esign/esign.service.ts';
 import { scheduleDigests } from './modules/templates/digest.ts';
-import { queuedMailsSettled, renderQueuedMails } from './modules/templates/mail-queue.ts';
+import { renderQueuedMails } from './modules/templates/mail-queue.ts';
 import { workflowHandlers } from './modules/templates/workflow.ts';
 
 /** How long a shutdown waits for in-flight requests and jobs before it closes what is left. */
@@ -131,7 +132,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         scheduler.stop(),
         billIssuer.stop(),
         housekeeping.stop(),
-        queuedMailsSettled(database.db),
+        afterCommitSettled(database.db),
       ]).then(() => 'drained' as const);
       const outcome = await Promise.race([drained, expired]);
       clearTimeout(timer);

@@ -20,7 +20,7 @@ import { type Database, migrationsFolder, openDatabase } from './db/client.ts';
 import { seedDemo } from './db/seed.ts';
 import { memoryLogger } from './http/logger.ts';
 import type { AnyRoute } from './http/route.ts';
-import { queuedMailsSettled } from './modules/templates/mail-queue.ts';
+import { afterCommitSettled } from './jobs/after-commit.ts';
 
 /** Test database kind: TEST_DB=pglite (default) or TEST_DB=postgres (on DATABASE_URL). */
 export const testDb = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
@@ -160,7 +160,7 @@ export async function createTestContext(
     database,
     close: async () => {
       // An import's emails may still be rendering in the background.
-      await queuedMailsSettled(database.db);
+      await afterCommitSettled(database.db);
       await database.close();
       await testDatabase.drop();
     },

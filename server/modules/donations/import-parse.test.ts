@@ -227,6 +227,32 @@ describe('reading files', () => {
     expect(table.rows[2]?.cells.notes).toBe('trailing spaces');
   });
 
+  it('numbers rows by the line they end on when a quoted cell spans lines, and in files whose lines end in a lone carriage return', () => {
+    const encode = (text: string) => new TextEncoder().encode(text);
+    const spanning = readTable(
+      'donations.csv',
+      encode('Name,Notes\r\nAda,"two\nlines"\r\n\r\nBob,one\r\nCy,"a\nb\nc"\r\nDee,x'),
+    );
+    expect(spanning.rows.map((r) => [r.line, r.cells.name])).toEqual([
+      [3, 'Ada'],
+      [5, 'Bob'],
+      [8, 'Cy'],
+      [9, 'Dee'],
+    ]);
+    expect(spanning.rows[0]?.cells.notes).toBe('two\nlines');
+    const oldMac = readTable('donations.csv', encode('Name,Notes\rAda,one\r\rBob,two\r'));
+    expect(oldMac.rows.map((r) => [r.line, r.cells.name])).toEqual([
+      [2, 'Ada'],
+      [4, 'Bob'],
+    ]);
+    // One record per line: numbered without csv-parse's per-record info, blank lines counted.
+    const plain = readTable('donations.csv', encode('\nName,Notes\n\nAda,one\n   \nBob,two'));
+    expect(plain.rows.map((r) => [r.line, r.cells.name])).toEqual([
+      [4, 'Ada'],
+      [6, 'Bob'],
+    ]);
+  });
+
   it('reads .xlsx and .xls workbooks, with real date cells and serial numbers', () => {
     const rows = [
       ['Donor Name', 'Amount', 'Date'],

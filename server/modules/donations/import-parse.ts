@@ -64,18 +64,33 @@ function cellText(value: unknown): string {
   return String(value).trim();
 }
 
+const csvOptions = { bom: true, relax_quotes: true, relax_column_count: true, trim: true } as const;
+
+/**
+ * The file's records, each with the line of the file it ends on (for row errors). csv-parse's
+ * per-record `info` gives the line but costs a third of the parse (13 of 37 ms for 4000 rows), so
+ * the file is read without it first, blank lines kept: when there are as many records as lines,
+ * each record is its own line. Only a file where a quoted cell spans lines (or whose lines end in
+ * a lone carriage return) is read again with `info`.
+ */
 function csvRecords(bytes: Uint8Array): Array<{ line: number; cells: string[] }> {
   const text = new TextDecoder('utf-8').decode(bytes);
   try {
-    const records = parseCsv(text, {
-      bom: true,
-      relax_quotes: true,
-      relax_column_count: true,
+    const records = parseCsv(text, csvOptions) as string[][];
+    let lines = 0;
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+    if (!text.endsWith('\n')) lines++;
+    if (records.length === lines && !/\r(?!\n)/.test(text))
+      return records.map((cells, i) => ({ line: i + 1, cells }));
+    const described = parseCsv(text, {
+      ...csvOptions,
       skip_empty_lines: true,
-      trim: true,
       info: true,
-    }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
-    return records.map(({ record, info }) => ({ line: info.lines, cells: record }));
+    }) as unknown as Array<{
+      record: string[];
+      info: { lines: number };
+    }>;
+    return described.map(({ record, info }) => ({ line: info.lines, cells: record }));
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     throw new HttpError(400, `${importMessages.unreadable}${line ? ` (near line ${line})` : ''}`);

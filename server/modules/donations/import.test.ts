@@ -5,7 +5,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { importMessages } from '../../../src/contract/donation-import.ts';
 import { queryRows } from '../../db/rows.ts';
 import { companies, donationStatusHistory, donations, donors, permissions, users } from '../../db/schema.ts';
+import { flushSearchIndexes } from '../../db/search-indexes.ts';
 import { demoOrganizationNames as names } from '../../db/seed.ts';
+import { afterCommitSettled } from '../../jobs/after-commit.ts';
 import { demoOrganizationIds, readyForMatching, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -539,6 +541,67 @@ describe('import Upload', () => {
       .from(donors)
       .where(eq(donors.organization_id, org.north));
     expect(donorCount[0]?.n).toBe(1500);
+  });
+
+  it("merges the contains filters' pending index entries after it commits, off the Upload's answer", async () => {
+    // A plain insert leaves its trigram entries in the GIN pending lists, which a flush merges.
+    await t.db
+      .insert(donors)
+      .values({ organization_id: org.north, name: 'Pending Pat', email: 'pat@example.org' });
+    expect(await flushSearchIndexes(t.db, ['donors', 'donations'])).toBeGreaterThan(0);
+    expect(await flushSearchIndexes(t.db, ['donors', 'donations'])).toBe(0);
+    const rows = csv([
+      ['Donor Name', 'Donor Email', 'Gift Amount', 'Donation Date', 'Employer', 'Transaction ID'],
+      ...Array.from({ length: 200 }, (_, i) => [
+        `Donor ${i}`,
+        `flush${i}@example.org`,
+        '$50.00',
+        '2025-03-01',
+        'Test Form Co',
+        `FLUSH-${i}`,
+      ]),
+    ]);
+    const upload = await send('Upload', org.north, {
+      file: rows,
+      map: {
+        donor_name: 'donor.name',
+        donor_email: 'donor.email',
+        gift_amount: 'amount',
+        donation_date: 'donated_at',
+        employer: 'company.name',
+        transaction_id: 'transaction_id',
+      },
+    });
+    expect(upload.json).toMatchObject({ created: 200 });
+    await afterCommitSettled(t.db);
+    // Nothing left to merge: the import did it once its transaction had committed.
+    expect(await flushSearchIndexes(t.db, ['donors', 'donations'])).toBe(0);
+    // And the contains filter finds the new donors through the merged index.
+    const list = await t.app.request(
+      `/api/organization/${org.north}/donation?${new URLSearchParams({ 'filters[donor]': 'flush19' })}`,
+      { headers: { authorization: `Bearer ${token.writer}` } },
+    );
+    expect(((await list.json()) as { total: number }).total).toBe(11);
+  });
+
+  it("leaves the indexes to vacuum, without failing, where the server's role does not own them", async () => {
+    await t.db
+      .transaction(async (tx) => {
+        await tx
+          .insert(donors)
+          .values({ organization_id: org.north, name: 'Pending Pia', email: 'pia@example.org' });
+        await tx.execute(sql`create role twofold_not_owner`);
+        await tx.execute(sql`grant usage on schema public to twofold_not_owner`);
+        await tx.execute(sql`set local role twofold_not_owner`);
+        expect(await flushSearchIndexes(tx, ['donors', 'donations'])).toBe(0);
+        await tx.execute(sql`reset role`);
+        // The owner still merges what the other role left.
+        expect(await flushSearchIndexes(tx, ['donors', 'donations'])).toBeGreaterThan(0);
+        tx.rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof Error) || error.message !== 'Rollback') throw error;
+      });
   });
 
   it('writes nothing when a failure happens mid-way', async () => {

@@ -11,24 +11,20 @@ import {
 import { isStatusId, type StatusId, statuses, statusIdOf } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { anyOf, arrayParam, insertUnnest, nextIds, queryRows } from '../../db/rows.ts';
+import { anyOf, arrayParam, insertUnnest, nextIds, orgKey, orgKeyPairs, queryRows } from '../../db/rows.ts';
 import { companies, donationStatusHistory, donations, donors, organizations } from '../../db/schema.ts';
+import { flushSearchIndexes } from '../../db/search-indexes.ts';
 import { HttpError } from '../../http/errors.ts';
 import { consoleLogger, type Logger } from '../../http/logger.ts';
+import { afterCommit } from '../../jobs/after-commit.ts';
 import { campaignTermsOf } from '../campaigns/campaigns.service.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
 import { type NotificationLinks, notifyMatches } from '../notifications/notifications.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
-import { renderQueuedSoon } from '../templates/mail-queue.ts';
+import { renderQueuedMails } from '../templates/mail-queue.ts';
 import { type CompanyRow, estimateOf, mergeBelowMinimum, resolutionCompany } from './donations.service.ts';
-import {
-  type ImportRowValues,
-  type ImportTable,
-  parseMapField,
-  proposeMap,
-  readRow,
-  readTable,
-} from './import-parse.ts';
+import { readImportFile } from './import-files.ts';
+import { type ImportRowValues, type ImportTable, parseMapField, proposeMap } from './import-parse.ts';
 import { resolveStatus } from './status-resolution.ts';
 
 /**
@@ -145,11 +141,14 @@ async function plan(
 ): Promise<Plan> {
   // The body limit leaves room for the multipart envelope; the file itself gets exactly 10 MB.
   if (file.size > maxImportBytes) throw new HttpError(413, importMessages.tooLarge);
-  const table = readTable(file.name, new Uint8Array(await file.arrayBuffer()));
-  const map =
-    mapText === undefined || mapText.trim() === ''
-      ? proposeMap(table.headers)
-      : parseMapField(mapText, table.headers);
+  // A file the Test just read is not read again by its Upload (import-files.ts).
+  const { table, map, rows } = readImportFile(
+    orgId,
+    file.name,
+    new Uint8Array(await file.arrayBuffer()),
+    (headers) =>
+      mapText === undefined || mapText.trim() === '' ? proposeMap(headers) : parseMapField(mapText, headers),
+  );
   const tree = await organizationTree(db, orgId);
   const self = tree.find((o) => o.id === orgId);
   if (!self) throw new HttpError(404, `Organization with id ${orgId} not found`);
@@ -162,8 +161,7 @@ async function plan(
 
   const errors: ImportRowError[] = [];
   const read: Array<ImportRowValues & { org: OrgRow }> = [];
-  for (const row of table.rows) {
-    const values = readRow(row, map);
+  for (const values of rows) {
     if ('reason' in values) {
       errors.push({ row: values.line, reason: values.reason });
       continue;
@@ -191,30 +189,18 @@ async function plan(
   const byName = new Map(found.map((c) => [c.name.toLowerCase(), c]));
   const byId = new Map(found.map((c) => [c.id, c]));
 
-  // One query for the transaction ids the organizations already hold: each (organization,
-  // transaction id) pair of the file is one probe of the unique index (a list of organizations
-  // beside a list of ids let the planner scan every id of the organizations instead).
-  const pairs = new Map<string, { org: number; transactionId: string }>();
-  for (const r of read)
-    if (r.transactionId)
-      pairs.set(`${r.org.id}\u0000${r.transactionId}`, { org: r.org.id, transactionId: r.transactionId });
+  // One query for the transaction ids the organizations already hold: one probe of the unique
+  // index per (organization, transaction id) pair of the file.
+  const pairs = read.flatMap((r) => (r.transactionId ? [[r.org.id, r.transactionId] as const] : []));
   const existing = new Set<string>();
-  if (pairs.size > 0) {
-    const list = [...pairs.values()];
+  if (pairs.length > 0) {
     const rows = await queryRows<{ org: number; transaction_id: string }>(
       db,
-      sql`select k.org, k.transaction_id
-          from unnest(${arrayParam(
-            list.map((p) => p.org),
-            'int',
-          )}, ${arrayParam(
-            list.map((p) => p.transactionId),
-            'text',
-          )}) as k(org, transaction_id)
+      sql`select k.org, k.transaction_id from ${orgKeyPairs(pairs, 'transaction_id')}
           cross join lateral (select 1 from ${donations} d
             where d.organization_id = k.org and d.transaction_id = k.transaction_id limit 1) as held`,
     );
-    for (const r of rows) existing.add(`${r.org}\u0000${r.transaction_id}`);
+    for (const r of rows) existing.add(orgKey(r.org, r.transaction_id));
   }
 
   // Rows without a transaction id are matched on what they say instead: the same organization,
@@ -296,7 +282,7 @@ async function plan(
       if (options.optIn && donorActionStatuses.includes(status)) status = awaitingOptIn;
     }
     if (row.transactionId) {
-      const key = `${row.org.id}\u0000${row.transactionId}`;
+      const key = orgKey(row.org.id, row.transactionId);
       if (existing.has(key)) {
         duplicates += 1;
         continue;
@@ -339,26 +325,18 @@ export async function testImport(
 
 /** Finds or creates the donors of the rows (by organization and email; one without email is new). */
 async function donorIds(tx: Tx, rows: Planned[]): Promise<number[]> {
-  const keyOf = (r: Planned) => (r.donorEmail ? `${r.organizationId}\u0000${r.donorEmail}` : null);
+  const keyOf = (r: Planned) => (r.donorEmail ? orgKey(r.organizationId, r.donorEmail) : null);
   const known = new Map<string, number>();
-  // Each (organization, email) of the file is one probe of the donors' index (lists of both, side
-  // by side, let the planner scan every donor of the organizations instead).
-  const keys = [...new Map(rows.flatMap((r) => (r.donorEmail ? [[keyOf(r), r] as const] : []))).values()];
-  if (keys.length > 0) {
+  // One probe of the donors' index per (organization, email) of the file.
+  const pairs = rows.flatMap((r) => (r.donorEmail ? [[r.organizationId, r.donorEmail] as const] : []));
+  if (pairs.length > 0) {
     const found = await queryRows<{ id: number; org: number; email: string }>(
       tx,
-      sql`select found.id, k.org, k.email
-          from unnest(${arrayParam(
-            keys.map((r) => r.organizationId),
-            'int',
-          )}, ${arrayParam(
-            keys.map((r) => r.donorEmail),
-            'text',
-          )}) as k(org, email)
+      sql`select found.id, k.org, k.email from ${orgKeyPairs(pairs, 'email')}
           cross join lateral (select d.id from ${donors} d
             where d.organization_id = k.org and d.email = k.email order by d.id limit 1) as found`,
     );
-    for (const d of found) known.set(`${d.org}\u0000${d.email}`, d.id);
+    for (const d of found) known.set(orgKey(d.org, d.email), d.id);
   }
   // As POST donation does, a known donor takes the name the file gives (the last row's).
   const renamed = new Map<number, { name: string; phone: string | null }>();
@@ -504,7 +482,15 @@ export async function uploadImport(
         if (links) queued = (await notifyMatches(tx, created, links, { queue: true })).length;
         await webhookEvents.statusChanged(tx, created);
       });
-      if (links && queued > 0) renderQueuedSoon(db, links, logger);
+      if (links && queued > 0)
+        afterCommit(db, 'rendering queued donor emails', () => renderQueuedMails(db, links), logger);
+      // The contains filters' indexes took the new donors and matches into their pending lists.
+      afterCommit(
+        db,
+        "merging the search indexes' pending lists",
+        () => flushSearchIndexes(db, ['donors', 'donations']),
+        logger,
+      );
     } catch (error) {
       // Another upload of the same rows committed first: the unique transaction id refused ours.
       if (isUniqueViolation(error, 'donations_org_transaction_unique'))

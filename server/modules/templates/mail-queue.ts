@@ -4,19 +4,18 @@ import { systemClock } from '../../clock.ts';
 import type { Db } from '../../db/client.ts';
 import { anyOf } from '../../db/rows.ts';
 import { donationNotifications, emailTemplates } from '../../db/schema.ts';
-import type { Logger } from '../../http/logger.ts';
 import type { NotificationLinks } from '../notifications/notifications.service.ts';
 import { emailCompanyName, matchFacts, type PlannedMail, renderMails } from './donor-mail.ts';
 
 /**
  * Queued donor emails (sendDonorMails with `queue`: a bulk import records its emails' facts in
- * its transaction) rendered into the outbox. Right after the import commits, renderQueuedSoon
- * starts it in the background; the mail worker runs it before each delivery round too, so emails
+ * its transaction) rendered into the outbox. Right after the import commits, it starts in the
+ * background (server/jobs/after-commit.ts); the mail worker runs it before each delivery round too, so emails
  * queued by a process that stopped before rendering them still go out.
  */
 
 /** Emails rendered per transaction. */
-export const queueBatch = 500;
+const queueBatch = 500;
 
 /**
  * Renders every queued email, `queueBatch` at a time, each batch in its own transaction (its
@@ -25,6 +24,14 @@ export const queueBatch = 500;
  * deleted meanwhile is dropped. Returns how many were rendered.
  */
 export async function renderQueuedMails(db: Db, links: NotificationLinks): Promise<number> {
+  // The mail worker asks every round: with nothing queued (almost always) one index probe
+  // answers, not a transaction of three statements.
+  const [any] = await db
+    .select({ id: donationNotifications.id })
+    .from(donationNotifications)
+    .where(eq(donationNotifications.queued, true))
+    .limit(1);
+  if (!any) return 0;
   let rendered = 0;
   for (;;) {
     const batch = await db.transaction(async (tx) => {
@@ -93,26 +100,4 @@ export async function renderQueuedMails(db: Db, links: NotificationLinks): Promi
     rendered += batch.made;
     if (batch.found < queueBatch) return rendered;
   }
-}
-
-/** The render in progress (or last finished) per database. */
-const running = new WeakMap<Db, Promise<void>>();
-
-/**
- * Renders the queued emails in the background, after any render already running on this
- * database; a failure is logged (the mail worker's next round tries again).
- */
-export function renderQueuedSoon(db: Db, links: NotificationLinks, logger: Logger): void {
-  const next = (running.get(db) ?? Promise.resolve()).then(() =>
-    renderQueuedMails(db, links).then(() => undefined),
-  );
-  running.set(
-    db,
-    next.catch((error: unknown) => logger.error('rendering queued donor emails failed', error)),
-  );
-}
-
-/** Resolves once the background renders started on this database so far have finished. */
-export function queuedMailsSettled(db: Db): Promise<void> {
-  return running.get(db) ?? Promise.resolve();
 }
