@@ -11,8 +11,9 @@ import { queryRows } from '../server/db/rows.ts';
 import { donations } from '../server/db/schema.ts';
 import { demoOrganizationNames, demoPassword, seedDemo } from '../server/db/seed.ts';
 import { memoryLogger } from '../server/http/logger.ts';
+import { afterCommitSettled } from '../server/jobs/after-commit.ts';
 import { donationFilterConditions } from '../server/modules/donations/donations.service.ts';
-import { queuedMailsSettled } from '../server/modules/templates/mail-queue.ts';
+import { forgetImportFiles } from '../server/modules/donations/import-files.ts';
 import { type StatusGroup, statusGroupIds, statusGroups } from '../src/contract/statuses.ts';
 import { insertMatches } from './pglite-data.ts';
 import {
@@ -461,24 +462,31 @@ async function benchPgliteExport() {
 /**
  * Uploads of a 4000-row file, `runs` times (at least one), each with its own transaction ids and
  * donor emails so every run creates 4000 matches and emails their donors, as a first upload does.
+ * Each Upload follows its Test, as in the import dialog (the Upload reuses the Test's read of the
+ * file: server/modules/donations/import-files.ts); then as many Uploads whose read was forgotten
+ * first (a client that uploads without testing), reported beside them.
  */
 async function benchImport() {
-  const uploads: number[] = [];
+  const figures: Record<'tested' | 'cold', number[]> = { tested: [], cold: [] };
   let summary = '';
-  for (let run = 0; run < Math.max(1, runs); run++) {
-    const outcome = await importOnce(`${Date.now().toString(36)}${run}`);
-    if (!outcome) return;
-    uploads.push(outcome.uploadMs);
-    summary = outcome.summary;
-    console.log(`  upload ${run + 1}: ${ms(outcome.uploadMs)} (${outcome.summary})`);
-  }
-  const p50 = percentile(uploads, 50);
+  for (const kind of ['tested', 'cold'] as const)
+    for (let run = 0; run < Math.max(1, runs); run++) {
+      const outcome = await importOnce(`${Date.now().toString(36)}${kind[0]}${run}`, kind === 'cold');
+      if (!outcome) return;
+      figures[kind].push(outcome.uploadMs);
+      summary = outcome.summary;
+      console.log(
+        `  upload ${run + 1}${kind === 'cold' ? ' (read again)' : ''}: ${ms(outcome.uploadMs)} (${outcome.summary})`,
+      );
+    }
+  const p50 = percentile(figures.tested, 50);
+  const cold = percentile(figures.cold, 50);
   console.log(
-    `Import of 4000 rows, ${uploads.length} uploads: Upload p50 ${ms(p50)}, max ${ms(Math.max(...uploads))} (${summary}); goal ≤ 500 ms p50: ${p50 <= 500 ? 'met' : 'MISSED'}; issue #17 measured 2.0 s\n`,
+    `Import of 4000 rows, ${figures.tested.length} uploads after their Test: Upload p50 ${ms(p50)}, max ${ms(Math.max(...figures.tested))} (${summary}); goal ≤ 500 ms p50: ${p50 <= 500 ? 'met' : 'MISSED'}; issue #17 measured 2.0 s. Uploads that read the file again (no Test before): p50 ${ms(cold)}, max ${ms(Math.max(...figures.cold))}\n`,
   );
 }
 
-async function importOnce(run: string) {
+async function importOnce(run: string, forget: boolean) {
   const lines = ['Donor Name,Donor Email,Gift Amount,Donation Date,Employer,Transaction ID,Organization'];
   const chapter = demoOrganizationNames.northShore;
   for (let i = 1; i <= 4000; i++) {
@@ -503,6 +511,7 @@ async function importOnce(run: string) {
   uploadForm.set('opt_in', 'false');
   uploadForm.set('no_company', 'false');
   uploadForm.set('map', JSON.stringify(proposal.map));
+  if (forget) forgetImportFiles();
   capture.statements.length = 0;
   capture.on = true;
   const uploadStarted = performance.now();
@@ -516,7 +525,7 @@ async function importOnce(run: string) {
   capture.on = false;
   // The donor emails it recorded are rendered into the outbox after it commits (not its time).
   const renderStarted = performance.now();
-  await queuedMailsSettled(db);
+  await afterCommitSettled(db);
   const renderMs = performance.now() - renderStarted;
   const result = (await upload.json()) as { created?: number; message?: string };
   if (upload.status !== 200) throw new Error(`Upload: ${upload.status} ${JSON.stringify(result)}`);

@@ -28,6 +28,27 @@ export function anyOf(column: PgColumn | SQL, values: readonly unknown[], type: 
   return sql`${column} = any(${arrayParam(values, type)})`;
 }
 
+/** An (organization, text key) pair as one string, to look a pair up in a Set or Map. */
+export const orgKey = (org: number, key: string) => `${org}\u0000${key}`;
+
+/**
+ * `unnest(organizations, keys) as k(org, <key>)`: the distinct (organization, text key) pairs as
+ * rows, to probe an index once per pair with `cross join lateral (… where … = k.org and … =
+ * k.<key> limit 1)`. A list of organizations beside a list of keys (`= any` of each) let the
+ * planner read every row of the organizations instead: 140–160 ms against about 15 ms for an
+ * import's 4000 keys at 1,000,000 matches.
+ */
+export function orgKeyPairs(pairs: ReadonlyArray<readonly [number, string]>, key: string): SQL {
+  const distinct = [...new Map(pairs.map((pair) => [orgKey(pair[0], pair[1]), pair])).values()];
+  return sql`unnest(${arrayParam(
+    distinct.map(([org]) => org),
+    'int',
+  )}, ${arrayParam(
+    distinct.map(([, value]) => value),
+    'text',
+  )}) as k(org, ${sql.identifier(key)})`;
+}
+
 /** A column of an unnest insert: its values, one per row (Dates as they are, JSON as values). */
 export type UnnestColumn = { column: PgColumn; type: ArrayType; values: readonly unknown[] };
 
@@ -65,7 +86,12 @@ export async function nextIds(db: Queryable, table: string, count: number): Prom
   if (count === 0) return [];
   const rows = await queryRows<{ id: number }>(
     db,
-    sql`select nextval(pg_get_serial_sequence(${table}, 'id'))::int as id from generate_series(1, ${count}::int)`,
+    // The sequence is looked up once (offset 0 keeps the subquery from being folded into each
+    // row): named per row, the catalogue lookup was 90% of the statement (12.5 against 1.4 ms for
+    // 4000 ids).
+    sql`select nextval(s.seq)::int as id
+        from (select pg_get_serial_sequence(${table}, 'id')::regclass as seq offset 0) s,
+          generate_series(1, ${count}::int)`,
   );
   return rows.map((r) => Number(r.id));
 }

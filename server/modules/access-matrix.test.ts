@@ -22,6 +22,7 @@ import {
   webhooks,
 } from '../db/schema.ts';
 import type { AnyRoute } from '../http/route.ts';
+import { afterCommitSettled } from '../jobs/after-commit.ts';
 import { memoryStorage } from '../storage/storage.ts';
 import { call, demoOrganizationIds, signIn } from '../test-helpers.ts';
 import { createTestContext, type TestContext } from '../testing.ts';
@@ -29,7 +30,6 @@ import { hashPassword } from './auth/passwords.ts';
 import { signToken, verifyToken } from './auth/tokens.ts';
 import { signingLink } from './esign/esign-link.ts';
 import { shippedTemplates } from './templates/defaults.ts';
-import { queuedMailsSettled } from './templates/mail-queue.ts';
 
 /**
  * The permission matrix: every organization-scoped route of the route table, called as each demo
@@ -776,7 +776,7 @@ async function sendRaw(request: Request, token: string | undefined) {
 /** Everything a call on the organization could change. */
 async function snapshot(orgId: number) {
   // An allowed import's emails render in the background after it answers; they belong to it.
-  await queuedMailsSettled(t.db);
+  await afterCommitSettled(t.db);
   const table = async (query: ReturnType<typeof sql>) => JSON.stringify(await queryRows(t.db, query));
   return Promise.all([
     table(sql`select * from organizations where id = ${orgId}`),

@@ -1,9 +1,9 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Donation } from '../../../src/contract/donations.ts';
 import { notificationTexts } from '../../../src/contract/notifications.ts';
 import { type Clock, dayMs, systemClock } from '../../clock.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import { anyOf } from '../../db/rows.ts';
+import { orgKey, orgKeyPairs, queryRows } from '../../db/rows.ts';
 import { donationNotifications, donations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hashToken } from '../auth/tokens.ts';
@@ -93,7 +93,11 @@ export async function notifyMatches(
     await tx.execute(sql`select pg_advisory_xact_lock(${notifierLockSpace}::int, ${orgId}::int)`);
 
   const emails = [...new Set(candidates.map((c) => c.email))];
-  const emailed = await recentlyEmailed(tx, orgIds, emails, now);
+  const emailed = await recentlyEmailed(
+    tx,
+    candidates.map((c) => [c.row.organization_id, c.email] as const),
+    now,
+  );
   const unsubscribed = await unsubscribedAmong(tx, orgIds, emails);
   const versions = await liveVersions(
     tx,
@@ -104,7 +108,7 @@ export async function notifyMatches(
   );
 
   const planned = candidates.flatMap(({ row, email, company, type }) => {
-    const key = `${row.organization_id}\u0000${email}`;
+    const key = orgKey(row.organization_id, email);
     // A request just merged from below-minimum gifts is what the donor's earlier email promised
     // ("give again and your gifts are combined"): the weekly limit does not hold it back.
     const merged = Array.isArray((row.custom.history as { merged_from?: unknown } | undefined)?.merged_from);
@@ -117,26 +121,25 @@ export async function notifyMatches(
   return sendDonorMails(tx, planned, links, now, options);
 }
 
-/** Donors (organization, email) this organization emailed within the last week before `now`. */
+/**
+ * Which of these (organization, email) pairs the organization emailed within the last week before
+ * `now`: one probe of the recipients' index (organization, address, newest first) per pair.
+ */
 export async function recentlyEmailed(
   tx: Queryable,
-  orgIds: readonly number[],
-  emails: readonly string[],
+  pairs: ReadonlyArray<readonly [number, string]>,
   now: Date,
 ): Promise<Set<string>> {
-  if (orgIds.length === 0 || emails.length === 0) return new Set();
+  if (pairs.length === 0) return new Set();
   const since = new Date(now.getTime() - notificationIntervalDays * dayMs);
-  const recent = await tx
-    .selectDistinct({ org: donationNotifications.organization_id, email: donationNotifications.to_email })
-    .from(donationNotifications)
-    .where(
-      and(
-        anyOf(donationNotifications.organization_id, [...orgIds], 'int'),
-        anyOf(donationNotifications.to_email, [...emails], 'text'),
-        gt(donationNotifications.created_at, since),
-      ),
-    );
-  return new Set(recent.map((r) => `${r.org}\u0000${r.email}`));
+  const recent = await queryRows<{ org: number; email: string }>(
+    tx,
+    sql`select k.org, k.email from ${orgKeyPairs(pairs, 'email')}
+        cross join lateral (select 1 from ${donationNotifications} n
+          where n.organization_id = k.org and n.to_email = k.email and n.created_at > ${since}::timestamptz
+          limit 1) as sent`,
+  );
+  return new Set(recent.map((r) => orgKey(r.org, r.email)));
 }
 
 /** The first key of the notifier's advisory locks (the second is the organization id). */

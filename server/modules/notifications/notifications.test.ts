@@ -11,13 +11,14 @@ import {
   users,
 } from '../../db/schema.ts';
 import { memoryLogger } from '../../http/logger.ts';
+import { afterCommitSettled } from '../../jobs/after-commit.ts';
 import { createMailWorker } from '../../jobs/mail-worker.ts';
 import type { MailMessage } from '../../mail/templates.ts';
 import { call, demoOrganizationIds, readyForMatching, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { hashToken, signDonorToken } from '../auth/tokens.ts';
-import { queuedMailsSettled, renderQueuedMails } from '../templates/mail-queue.ts';
+import { renderQueuedMails } from '../templates/mail-queue.ts';
 import { notifyMatches } from './notifications.service.ts';
 
 let t: TestContext;
@@ -423,7 +424,7 @@ describe('other paths that set a status', () => {
       { to: 'ira@example.org', status: 7 },
     ]);
     // They are rendered into the outbox once the upload has committed.
-    await queuedMailsSettled(t.db);
+    await afterCommitSettled(t.db);
     expect(
       await t.db.select().from(donationNotifications).where(eq(donationNotifications.queued, true)),
     ).toEqual([]);

@@ -9,7 +9,15 @@ import {
 } from '../../../src/contract/email-templates.ts';
 import { dayMs } from '../../clock.ts';
 import type { Queryable } from '../../db/client.ts';
-import { type ArrayType, anyOf, arrayParam, insertUnnest, nextIds, queryRows } from '../../db/rows.ts';
+import {
+  type ArrayType,
+  anyOf,
+  arrayParam,
+  insertUnnest,
+  nextIds,
+  orgKey,
+  queryRows,
+} from '../../db/rows.ts';
 import {
   campaigns,
   companies,
@@ -147,7 +155,7 @@ type Recorded = { id: number; mail: PlannedMail };
  * The open-tracking token of a notification: derived from the server's secret and the
  * notification's id (only its hash is stored), so an email recorded now can be rendered later.
  */
-export function openToken(secret: string, notificationId: number): string {
+function openToken(secret: string, notificationId: number): string {
   return createHmac('sha256', secret).update(`open-pixel:${notificationId}`).digest('base64url');
 }
 
@@ -480,7 +488,7 @@ export async function unsubscribedAmong(
         anyOf(emailUnsubscribes.email, [...emails], 'text'),
       ),
     );
-  return new Set(rows.map((r) => `${r.org}\u0000${r.email}`));
+  return new Set(rows.map((r) => orgKey(r.org, r.email)));
 }
 
 export { templateTypeOfStatus };
