@@ -89,7 +89,10 @@ export function streamCopyCsv(
   );
 }
 
-/** Chunks of CSV, pulled one at a time: `next` gives undefined after the last; `close` (idempotent) ends early with an error, or after the end. */
+/**
+ * Chunks of CSV, pulled one at a time: `next` gives undefined after the last; `close` (idempotent)
+ * ends early with an error, or after the end.
+ */
 type ChunkSource = { next: () => Promise<Uint8Array | undefined>; close: (error?: Error) => Promise<void> };
 
 const copyCsv = (query: CompiledQuery, to: string) =>
@@ -138,7 +141,10 @@ function copyChunks(pool: pg.Pool, query: () => Promise<CompiledQuery>): ChunkSo
   };
 }
 
-/** The next chunk a Node readable gives, or undefined at its end; rejects once `failed` gives an error. */
+/**
+ * The next chunk a Node readable gives, or undefined at its end; rejects once `failed` gives an
+ * error.
+ */
 function readChunk(stream: Readable, failed: () => Error | undefined): Promise<Buffer | undefined> {
   const chunk = stream.read() as Buffer | null;
   if (chunk !== null) return Promise.resolve(chunk);

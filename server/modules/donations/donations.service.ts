@@ -32,6 +32,7 @@ import {
 } from '../../../src/contract/donations.ts';
 import {
   billingStatusOf,
+  type StatusGroup,
   type StatusId,
   statusGroupIds,
   statusGroups,
@@ -314,20 +315,20 @@ export async function listDonations(
           .offset((page - 1) * perPage),
     statusCounts(db, orgIds, query, filters),
   ]);
-  const counts = Object.fromEntries(
-    statusGroupIds.map((g) => [
-      g,
-      statusGroups[g].statuses.reduce((sum, status) => sum + (countRows.get(status) ?? 0), 0),
-    ]),
-  ) as DonationCounts;
-  const group = query['filters[status_group]'];
-  const total = group ? counts[group] : [...countRows.values()].reduce((sum, n) => sum + n, 0);
+  const counts = Object.fromEntries(statusGroupIds.map((g) => [g, countIn(countRows, g)])) as DonationCounts;
+  const total = countIn(countRows, query['filters[status_group]']);
   return { donations: rows.map((row) => toDonation(row)), total, counts };
 }
 
+/** The matches of a tile (a status group) among per-status counts, or of every status. */
+function countIn(counts: Map<number, number>, group: StatusGroup | undefined): number {
+  const chosen: readonly number[] = group ? statusGroups[group].statuses : [...counts.keys()];
+  return chosen.reduce((sum, status) => sum + (counts.get(status) ?? 0), 0);
+}
+
 /**
- * How many matches the list's filters select (the list's total): the status counts below, summed
- * over the chosen tile's statuses, or all of them. `base` is donationFilterConditions' `base`.
+ * How many matches the list's filters select (the list's total, as listDonations gives it).
+ * `base` is donationFilterConditions' `base`.
  */
 export async function donationTotal(
   db: Db,
@@ -335,10 +336,7 @@ export async function donationTotal(
   query: DonationListQuery,
   base: SQL[],
 ): Promise<number> {
-  const counts = await statusCounts(db, orgIds, query, base);
-  const group = query['filters[status_group]'];
-  const chosen: readonly number[] = group ? statusGroups[group].statuses : [...counts.keys()];
-  return chosen.reduce((sum, status) => sum + (counts.get(status) ?? 0), 0);
+  return countIn(await statusCounts(db, orgIds, query, base), query['filters[status_group]']);
 }
 
 /**

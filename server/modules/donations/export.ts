@@ -86,7 +86,10 @@ function csvCell(value: SQLWrapper): SQL {
 /** A fixed text as an SQL literal (formula guard applied). */
 const constant = (text: string) => sql.raw(`'${neutraliseCell(text).replaceAll("'", "''")}'`);
 
-/** Every status's name, and 'Unknown status {id}' for an id the catalogue does not know: one array subscript per row. */
+/**
+ * Every status's name, and 'Unknown status {id}' for an id the catalogue does not know: one array
+ * subscript per row.
+ */
 const statusIds = Object.keys(statuses).map(Number);
 const statusCell = sql`coalesce((array[${sql.join(
   Array.from({ length: Math.max(...statusIds) }, (_, i) =>

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { ImportMap } from '../../../src/contract/donation-import.ts';
+import { orgKey } from '../../db/rows.ts';
 import { type ImportRowValues, type ImportTable, readRow, readTable } from './import-parse.ts';
 
 /**
@@ -62,7 +63,7 @@ export function importFileReader(
     ...(clock ? { perf: clock } : {}),
   });
   const read: ImportFileReader = (orgId, name, bytes, mapOf) => {
-    const key = `${orgId}\u0000${name}\u0000${createHash('sha256').update(bytes).digest('base64')}`;
+    const key = orgKey(orgId, `${name}\u0000${createHash('sha256').update(bytes).digest('base64')}`);
     const found = kept.get(key);
     const table = found?.table ?? readTable(name, bytes);
     const map = mapOf(table.headers);

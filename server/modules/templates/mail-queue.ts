@@ -10,8 +10,8 @@ import { emailCompanyName, matchFacts, type PlannedMail, renderMails } from './d
 /**
  * Queued donor emails (sendDonorMails with `queue`: a bulk import records its emails' facts in
  * its transaction) rendered into the outbox. Right after the import commits, it starts in the
- * background (server/jobs/after-commit.ts); the mail worker runs it before each delivery round too, so emails
- * queued by a process that stopped before rendering them still go out.
+ * background (server/jobs/after-commit.ts); the mail worker runs it before each delivery round
+ * too, so emails queued by a process that stopped before rendering them still go out.
  */
 
 /** Emails rendered per transaction. */
