@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { errorMessage, getApiBase } from '../../api/client.ts';
 import { actOnScheduled, getMatchSchedule } from '../../api/email-schedule.ts';
 import { type Donation, notificationLabel } from '../../contract/donations.ts';
@@ -36,6 +36,8 @@ export function EmailCommunications({ donation }: { donation: Donation }) {
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
   const [busy, setBusy] = useState<number | null>(null);
   const [attempt, setAttempt] = useState(0);
+  // A second click before React re-renders the disabled button must not send a second request.
+  const acting = useRef(false);
 
   // `attempt` is the retry: bumping it loads the schedule again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: attempt triggers the reload on purpose
@@ -56,7 +58,8 @@ export function EmailCommunications({ donation }: { donation: Donation }) {
   }, [donation.id, attempt]);
 
   async function act(jobId: number, action: 'send' | 'skip', label: string) {
-    if (busy !== null) return;
+    if (acting.current) return;
+    acting.current = true;
     setBusy(jobId);
     try {
       const schedule = await actOnScheduled(donation.id, jobId, action);
@@ -73,6 +76,7 @@ export function EmailCommunications({ donation }: { donation: Donation }) {
       });
       setAttempt((n) => n + 1);
     } finally {
+      acting.current = false;
       setBusy(null);
     }
   }
@@ -120,7 +124,7 @@ export function EmailCommunications({ donation }: { donation: Donation }) {
                       variant="secondary"
                       disabled={busy !== null}
                       onClick={() => void act(s.id, 'send', s.label)}
-                      aria-label={`Send the ${s.label} now`}
+                      aria-label={`Send now (${s.label})`}
                     >
                       {busy === s.id ? 'Working...' : 'Send now'}
                     </Button>
@@ -128,7 +132,7 @@ export function EmailCommunications({ donation }: { donation: Donation }) {
                       variant="ghost"
                       disabled={busy !== null}
                       onClick={() => void act(s.id, 'skip', s.label)}
-                      aria-label={`Skip the ${s.label}`}
+                      aria-label={`Skip (${s.label})`}
                     >
                       Skip
                     </Button>
