@@ -427,8 +427,9 @@ export async function organizationSchedule(
           `digest:${org.id}`,
           {
             template: 'digest',
-            template_name: family.length > 1 ? `Weekly staff email · ${org.name}` : 'Weekly staff email',
-            label: scheduleLabel('digest', null),
+            template_name: scheduleLabel('digest', null),
+            // With chapters, each organization's staff get their own.
+            label: family.length > 1 ? org.name : 'Matches waiting on the staff',
             projected: day.projected,
           },
           undefined,

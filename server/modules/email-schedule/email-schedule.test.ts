@@ -280,7 +280,7 @@ describe("the organization's scheduled emails", () => {
     expect(day('2026-03-09').map((g) => [g.template, g.label, g.count, g.matches.map((m) => m.id)])).toEqual([
       ['7', '1st reminder', 3, expect.arrayContaining([a.id, b.id])],
       // Two recipients: the notification email and the primary contact.
-      ['digest', 'Weekly staff email', 2, []],
+      ['digest', 'Hope Harbor Foundation', 2, []],
     ]);
     expect(day('2026-03-31').map((g) => [g.template, g.label, g.count])).toEqual([
       ['102', 'Deadline approaching', 1],

@@ -30,7 +30,7 @@ const view: ScheduledEmailsResponse = {
         {
           template: 'digest',
           template_name: 'Weekly staff email',
-          label: 'Weekly staff email',
+          label: 'Matches waiting on the staff',
           count: 2,
           matches: [],
           projected: false,
@@ -56,7 +56,7 @@ const view: ScheduledEmailsResponse = {
         {
           template: 'digest',
           template_name: 'Weekly staff email',
-          label: 'Weekly staff email',
+          label: 'Matches waiting on the staff',
           count: 1,
           matches: [],
           projected: true,

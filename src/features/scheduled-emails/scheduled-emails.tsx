@@ -209,7 +209,7 @@ function Schedule({ organization }: { organization: Organization }) {
                           </ul>
                         ) : g.template === 'digest' ? (
                           <a className="scheduled__link" href="/portal/donations">
-                            Matches waiting on the staff
+                            Open the donations list
                           </a>
                         ) : null}
                       </li>
