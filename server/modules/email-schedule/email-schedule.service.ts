@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { donationMessages } from '../../../src/contract/donations.ts';
 import {
   actionableKinds,
   type MatchSchedule,
@@ -86,7 +87,7 @@ export async function matchSchedule(db: Queryable, donationId: number, now: Date
     .select({ organization_id: donations.organization_id })
     .from(donations)
     .where(eq(donations.id, donationId));
-  if (!match) throw new HttpError(404, 'Donation not found');
+  if (!match) throw new HttpError(404, donationMessages.notFound);
   const sent = await db
     .select({
       id: donationNotifications.id,

@@ -232,7 +232,16 @@ describe("a match's email schedule", () => {
       'Last chance to double your gift to Hope Harbor Foundation',
     );
     // After the 2nd reminder the sequence goes on as always: No Response a week later.
-    expect((await scheduleOf(d.id)).scheduled.map((x) => x.kind)).toEqual(['no-response']);
+    const [noResponse] = (await scheduleOf(d.id)).scheduled;
+    expect([noResponse?.kind, noResponse?.actionable]).toEqual(['no-response', false]);
+    // A status change, not an email: neither sent early nor skipped.
+    for (const action of ['send', 'skip'] as const) {
+      const refused = await act(d.id, noResponse?.id ?? 0, action);
+      expect([refused.status, refused.json.message]).toEqual([
+        409,
+        'Only a scheduled reminder or deadline email can be sent now or skipped.',
+      ]);
+    }
   });
 
   it('lets readers see but not act; another organization’s staff and other matches’ jobs are refused', async () => {
