@@ -13,7 +13,7 @@ import {
   scheduleTemplateNames,
   scheduleWindowDays,
 } from '../../../src/contract/email-schedule.ts';
-import { versionLabels } from '../../../src/contract/email-templates.ts';
+import { reminderTemplateIds, versionLabels } from '../../../src/contract/email-templates.ts';
 import { dayMs } from '../../clock.ts';
 import type { Db, Queryable, Tx } from '../../db/client.ts';
 import { anyOf, queryRows } from '../../db/rows.ts';
@@ -447,28 +447,18 @@ export async function organizationSchedule(
       );
       return { day, count: list.reduce((n, g) => n + g.count, 0), groups: list };
     });
-  const usedTypes = await db
-    .selectDistinct({ status_id: emailTemplates.status_id })
-    .from(emailTemplates)
-    .where(
-      inArray(
-        emailTemplates.organization_id,
-        family.map((o) => o.id),
-      ),
-    );
-  const types = new Set<number>([6, 7, 8, 25, 102, ...usedTypes.map((t) => t.status_id)]);
   return {
     from,
     to,
     now: now.toISOString(),
     total: days.reduce((n, d) => n + d.count, 0),
     days,
+    // What the scheduler sends: the reminder templates, the deadline emails, the staff email.
     templates: [
-      ...[...types]
-        .filter((t) => [6, 7, 8, 25, 102].includes(t))
+      ...[...reminderTemplateIds, 102]
         .sort((a, b) => a - b)
         .map((t) => ({ value: String(t), name: scheduleTemplateNames[t] ?? `Template ${t}` })),
-      { value: 'digest', name: 'Weekly staff email' },
+      { value: 'digest', name: scheduleLabel('digest', null) },
     ],
     chapters,
   };
