@@ -31,6 +31,7 @@ export const elementNames = [
   'twofold-campaigns',
   'twofold-verification',
   'twofold-payouts',
+  'twofold-scheduled-emails',
 ];
 
 /** The name of the chunk the public elements share (dist/elements/twofold-public-runtime.js). */

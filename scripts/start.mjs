@@ -40,7 +40,13 @@ if (sourcesAt > builtAt) {
 const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts')], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
+  // npm start is the local demo: unless the user asked for production, the scheduler's clock may
+  // be moved with `npm run clock` (the server still refuses it with DATABASE_URL or an exposed HOST).
+  env: {
+    ...process.env,
+    NODE_ENV: process.env.NODE_ENV ?? 'production',
+    DEV_CLOCK: process.env.DEV_CLOCK ?? String(process.env.NODE_ENV !== 'production'),
+  },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -28,6 +28,12 @@ export type Config = {
   supportEmail: string;
   /** SEED_DEMO when set; otherwise only on loopback (published demo passwords stay local). */
   seedDemo: boolean;
+  /**
+   * The scheduler's clock follows `npm run clock` (DATA_DIR/dev-clock.json): only on the embedded
+   * database, on loopback, and outside production (DEV_CLOCK=true is how `npm start`, which runs
+   * React's production build, says it is a local demo). Never with DATABASE_URL or an exposed HOST.
+   */
+  devClock: boolean;
   logRequests: boolean;
   mail: {
     /** How often each process's mail worker looks for due mail. */
@@ -119,6 +125,7 @@ const Env = z.object({
   MAIL_FROM: z.string().min(3).default('Twofold <no-reply@twofold.test>'),
   SUPPORT_EMAIL: z.email({ message: 'must be an email address' }).default('support@twofold.test'),
   SEED_DEMO: boolean.optional(),
+  DEV_CLOCK: boolean.optional(),
   LOG_REQUESTS: boolean.default(true),
   TRUST_PROXY: boolean.default(false),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(20_000),
@@ -236,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     mailFrom: e.MAIL_FROM,
     supportEmail: e.SUPPORT_EMAIL,
     seedDemo: e.SEED_DEMO ?? isLoopbackHost(e.HOST),
+    devClock: !e.DATABASE_URL && isLoopbackHost(e.HOST) && (e.DEV_CLOCK ?? env.NODE_ENV !== 'production'),
     logRequests: e.LOG_REQUESTS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     mail: { pollMs: e.MAIL_POLL_MS, leaseMs: e.MAIL_LEASE_MS },

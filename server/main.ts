@@ -3,6 +3,7 @@ import { openConfiguredDatabase } from './db/client.ts';
 import { DataDirInUseError, lockDataDir } from './db/data-dir-lock.ts';
 import { demoPassword, demoUsers, seedDemo } from './db/seed.ts';
 import { seedDemoMatches } from './db/seed-matches.ts';
+import { describeOffset, devClock, devClockFile, readOffset } from './dev-clock.ts';
 import { consoleLogger as logger } from './http/logger.ts';
 import { startServer } from './serve.ts';
 import { configuredStorage } from './storage/configured-storage.ts';
@@ -54,13 +55,34 @@ async function main() {
     }
   });
 
+  // `npm run clock` (issue #30): on a local demo the scheduler's time follows DATA_DIR/dev-clock.json;
+  // a move runs the scheduler's round at once, so what fell due goes out within a second.
+  let runDue: (() => Promise<number>) | undefined;
+  const clockFile = devClockFile(config.dataDir);
+  const clock = config.devClock
+    ? devClock(clockFile, (offset) => {
+        logger.info(
+          `Dev clock moved: ${describeOffset(offset)} (${new Date(Date.now() + offset).toISOString()})`,
+        );
+        runDue?.().catch((error: unknown) =>
+          logger.error('scheduler round after the clock moved failed', error),
+        );
+      })
+    : undefined;
+  if (!config.devClock && readOffset(clockFile) !== 0)
+    logger.warn(
+      `${clockFile} is ignored: the dev clock moves only a local npm start on the embedded database.`,
+    );
+
   const running = await startServer({
     config,
     database,
     logger,
     timeoutMs: config.shutdownTimeoutMs,
     app: { storage },
+    ...(clock ? { clock } : {}),
   });
+  runDue = running.scheduler.runDue;
   const lines = [
     '',
     `Twofold is running: ${config.publicUrl}/portal (listening on ${config.host}:${running.port})`,
@@ -71,6 +93,10 @@ async function main() {
       : `Mail: dev mailbox at ${config.publicUrl}/dev/mailbox${config.exposed ? ' (super users signed in to the portal only)' : ''}`,
     `API description: ${config.publicUrl}/api/openapi.json`,
   ];
+  if (clock)
+    lines.push(
+      `Scheduler clock: ${describeOffset(clock.offsetMs())} (move it with npm run clock -- +7d; npm run clock -- reset)`,
+    );
   if (config.seedDemo) {
     lines.push(`Demo sign-ins (password ${demoPassword}):`);
     for (const user of demoUsers) lines.push(`  ${user.email.padEnd(22)} ${user.role}`);

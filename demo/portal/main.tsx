@@ -253,6 +253,7 @@ function App() {
             <Route path="webhooks" element={screen(<twofold-webhooks />)} />
             <Route path="email-templates" element={screen(<twofold-template-editor key="cards" />)} />
             <Route path="email-customization" element={<EmailCustomizationPage />} />
+            <Route path="scheduled-emails" element={screen(<twofold-scheduled-emails />)} />
             <Route path="reports" element={screen(<twofold-report-builder />)} />
             <Route path="campaigns" element={screen(<twofold-campaigns />)} />
             <Route

@@ -25,6 +25,7 @@ const screens = {
   'twofold-registration': () => import('../../elements/twofold-registration.ts'),
   'twofold-report-builder': () => import('../../elements/twofold-report-builder.ts'),
   'twofold-reset-password': () => import('../../elements/twofold-reset-password.ts'),
+  'twofold-scheduled-emails': () => import('../../elements/twofold-scheduled-emails.ts'),
   'twofold-template-editor': () => import('../../elements/twofold-template-editor.ts'),
   'twofold-verification': () => import('../../elements/twofold-verification.ts'),
   'twofold-webhooks': () => import('../../elements/twofold-webhooks.ts'),

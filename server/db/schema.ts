@@ -936,6 +936,35 @@ export const scheduledJobs = pgTable(
 );
 
 /**
+ * What staff did to a match's scheduled email (issue #30): sent it before its day or skipped it,
+ * who and when. The match dialog's Email Communications tab shows these as the schedule's history.
+ */
+export const emailScheduleActions = pgTable(
+  'email_schedule_actions',
+  {
+    id: serial('id').primaryKey(),
+    donation_id: integer('donation_id')
+      .notNull()
+      .references(() => donations.id, { onDelete: 'cascade' }),
+    /** The scheduled job acted on: one action per job (a double click acts once). */
+    job_id: integer('job_id')
+      .notNull()
+      .references(() => scheduledJobs.id, { onDelete: 'cascade' }),
+    action: text('action').$type<'send_now' | 'skip'>().notNull(),
+    /** The job's kind and stage then (reminder 2 = the 1st reminder), so the history reads alone. */
+    kind: text('kind').notNull(),
+    stage: integer('stage'),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('email_schedule_actions_job_unique').on(t.job_id),
+    index('email_schedule_actions_donation_idx').on(t.donation_id, t.at),
+    check('email_schedule_actions_action_values', sql`${t.action} in ('send_now', 'skip')`),
+  ],
+);
+
+/**
  * spec (part 2, section 3, Report): a saved download of an organization's matches. `columns` is
  * a list of [column id, display name] pairs (jsonb does not keep an object's key order, and the
  * order is the file's). Personal reports are their author's; the others are shared (section 6).

@@ -10,6 +10,7 @@ import {
   documents,
   donationNotifications,
   donations,
+  donors,
   emailTemplates,
   esignDocuments,
   invitations,
@@ -17,6 +18,7 @@ import {
   organizations,
   permissions,
   reports,
+  scheduledJobs,
   users,
   webhookDeliveries,
   webhooks,
@@ -121,6 +123,30 @@ async function storedDonation(orgId: number, values: Partial<typeof donations.$i
     })
     .returning();
   return row?.id ?? 0;
+}
+
+/**
+ * A match waiting on its donor with a deadline email due now (issue #30): send-now sends it
+ * through the scheduler's handler, skip cancels it.
+ */
+async function scheduledEmail(orgId: number) {
+  const [donor] = await t.db
+    .insert(donors)
+    .values({ organization_id: orgId, name: 'Matrix Donor', email: `matrix-donor-${next()}@example.org` })
+    .returning();
+  const donationId = await storedDonation(orgId, { status_id: 7, donor_id: donor?.id ?? null });
+  const [job] = await t.db
+    .insert(scheduledJobs)
+    .values({
+      kind: 'deadline',
+      key: `matrix-deadline-${next()}`,
+      donation_id: donationId,
+      organization_id: orgId,
+      payload: { deadline: '2099-12-31' },
+      run_at: new Date(),
+    })
+    .returning();
+  return `/api/donation/${donationId}/email-schedule/${job?.id ?? 0}`;
 }
 
 /** A donor email about a match of the organization (its preview is read-level). */
@@ -415,6 +441,22 @@ const samples: Record<string, Sample> = {
   'delete /api/donation/:id': {
     level: 'write',
     request: async (id) => ({ path: `/api/donation/${await storedDonation(id)}` }),
+  },
+  'get /api/donation/:id/email-schedule': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/donation/${await storedDonation(id)}/email-schedule` }),
+  },
+  'post /api/donation/:id/email-schedule/:jobId/send': {
+    level: 'write',
+    request: async (id) => ({ path: `${await scheduledEmail(id)}/send` }),
+  },
+  'post /api/donation/:id/email-schedule/:jobId/skip': {
+    level: 'write',
+    request: async (id) => ({ path: `${await scheduledEmail(id)}/skip` }),
+  },
+  'get /api/organization/:id/scheduled-emails': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/scheduled-emails?template=digest` }),
   },
   'get /api/donation/:id/esign': {
     level: 'read',
@@ -790,6 +832,8 @@ async function snapshot(orgId: number) {
     table(sql`select * from donations where organization_id = ${orgId} order by id`),
     table(sql`select count(*) from donors`),
     table(sql`select count(*) from donation_status_history`),
+    table(sql`select id, status from scheduled_jobs where organization_id = ${orgId} order by id`),
+    table(sql`select count(*) from email_schedule_actions`),
     table(sql`select * from esign_documents where organization_id = ${orgId} order by id`),
     table(sql`select id, name, revoked_at from api_keys where organization_id = ${orgId} order by id`),
     table(

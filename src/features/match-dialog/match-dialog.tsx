@@ -1,9 +1,8 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { format, isValid, parseISO } from 'date-fns';
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { errorMessage, getApiBase } from '../../api/client.ts';
+import { errorMessage } from '../../api/client.ts';
 import { confirmDonations, deleteDonation, getDonation, saveDonation } from '../../api/donations.ts';
-import { type ConfirmStatus, type Donation, notificationLabel } from '../../contract/donations.ts';
+import type { ConfirmStatus, Donation } from '../../contract/donations.ts';
 import { currentLevel, startOrganization } from '../../state/organization.ts';
 import { initSession } from '../../state/session.ts';
 import { toast } from '../../state/toasts.ts';
@@ -18,6 +17,8 @@ import { Tabs } from '../../ui/tabs.tsx';
 import { formatGiftDay } from '../common.ts';
 import { CompanyField } from '../match-request/company-field.tsx';
 import { type BillingAction, billingQuestion, confirmStatusOf, matchActions, matchTexts } from './actions.ts';
+import { displayDate } from './dates.ts';
+import { EmailCommunications } from './email-schedule.tsx';
 import {
   type FormErrors,
   formFromDonation,
@@ -43,22 +44,9 @@ export interface MatchDialogProps {
   onChanged: () => void;
 }
 
-/** spec (section 2): "Dates display as 'MMM dd, yyyy'". */
-export function displayDate(iso: string | null): string {
-  if (!iso) return '';
-  const date = parseISO(iso);
-  return isValid(date) ? format(date, 'MMM dd, yyyy') : '';
-}
+export { displayDate } from './dates.ts';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
-/** spec (section 5): "Email open data exists only for notifications after March 2019." */
-const openTrackingSince = Date.UTC(2019, 2, 1);
-
-function firstOpenText(notification: Donation['notifications'][number]): string {
-  if (notification.first_open) return displayDate(notification.first_open);
-  return Date.parse(notification.created_at) < openTrackingSince ? 'Not tracked' : 'Not opened';
-}
 
 function companyHint(name: string, companyId: number | null): string {
   if (companyId !== null) return 'Linked to the company catalogue.';
@@ -665,48 +653,6 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
         )}
       </div>
     </form>
-  );
-}
-
-function EmailCommunications({ donation }: { donation: Donation }) {
-  if (donation.notifications.length === 0)
-    return <p className="muted">No emails have been sent for this match yet.</p>;
-  return (
-    <table className="match__table">
-      <caption className="visually-hidden">Emails sent about this match</caption>
-      <thead>
-        <tr>
-          <th scope="col">Email</th>
-          <th scope="col">Subject</th>
-          <th scope="col">Sent</th>
-          <th scope="col">First Opened</th>
-          <th scope="col">
-            <span className="visually-hidden">Preview</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {donation.notifications.map((n) => (
-          <tr key={n.id}>
-            <td>{notificationLabel(n)}</td>
-            <td>{n.subject}</td>
-            <td>{displayDate(n.created_at)}</td>
-            <td>{firstOpenText(n)}</td>
-            <td>
-              {/* spec: "A preview link per sent notification opens /preview-notification/{id} in a new tab." */}
-              <a
-                href={`${getApiBase()}/preview-notification/${encodeURIComponent(String(n.id))}`}
-                target="_blank"
-                rel="noopener noreferrer"
-                aria-label={`Preview "${n.subject}" (opens in a new tab)`}
-              >
-                Preview
-              </a>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }
 

@@ -60,6 +60,12 @@ export const icons = {
       <path d="m22 7-10 6L2 7" />
     </Icon>
   ),
+  scheduled: (
+    <Icon>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M12 7v5l3 2" />
+    </Icon>
+  ),
   integrations: (
     <Icon>
       <path d="M12 22v-5M9 8V2M15 8V2M18 8v5a6 6 0 0 1-12 0V8Z" />

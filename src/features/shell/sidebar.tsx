@@ -36,6 +36,8 @@ export function menuEntries(companiesUrl: string | undefined): MenuEntry[] {
       icon: icons.templates,
       alsoActiveOn: ['/portal/email-customization'],
     },
+    // Issue #30: what the reminders, deadline emails and the weekly staff email will send, and when.
+    { label: 'Scheduled Emails', href: '/portal/scheduled-emails', icon: icons.scheduled },
     { label: 'Integrations', href: '/portal/integrations', icon: icons.integrations },
     { label: 'Organization', href: '/portal/organization-details', icon: icons.organization },
     { label: 'Billing', href: '/portal/billing', icon: icons.billing },
