@@ -7,6 +7,7 @@ import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { HttpError, httpMessages } from './http/errors.ts';
+import { hostCheck } from './http/host-check.ts';
 import { consoleLogger, type Logger } from './http/logger.ts';
 import type { AnyRoute, AppEnv, Deps, Lifecycle } from './http/route.ts';
 import { mountRoutes } from './http/router.ts';
@@ -77,6 +78,9 @@ export function createApp(options: AppOptions) {
       crossOriginResourcePolicy: false,
     }),
   );
+
+  // Before any route: a page that rebinds its own name to this server reaches nothing.
+  app.use(hostCheck(config));
 
   // Body limits are per route (uploads allow more than JSON calls): see mountRoutes.
   mountRoutes(app, routes, deps);
