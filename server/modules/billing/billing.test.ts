@@ -347,18 +347,73 @@ describe('POST /api/billing/stripe/webhook', () => {
       },
       body: payload,
     });
-  const completed = (orgId: number, plan = 'flat_20', customer = 'cus_new') =>
+  const checkoutEvent = (
+    orgId: number,
+    {
+      plan = 'flat_20',
+      customer = 'cus_new',
+      type = 'checkout.session.completed',
+      paymentStatus = 'paid',
+    } = {},
+  ) =>
     JSON.stringify({
       id: 'evt_1',
-      type: 'checkout.session.completed',
+      type,
       data: {
         object: {
           client_reference_id: String(orgId),
           customer,
+          payment_status: paymentStatus,
           metadata: { plan, organization_id: String(orgId) },
         },
       },
     });
+  const completed = (orgId: number, plan = 'flat_20') => checkoutEvent(orgId, { plan });
+  const signed = (payload: string) => send(payload, stripeSignatureHeader(webhookSecret, payload, now()));
+  const unbilled = { plan: '', is_premium: 'false', stripe_customer_id: null, cancelled_at: null };
+
+  it('grants no plan for a completed checkout that is not paid (issue #29)', async () => {
+    await setBilling(withStripe, ids.maple, unbilled);
+    const unpaid = await signed(checkoutEvent(ids.maple, { paymentStatus: 'unpaid' }));
+    expect(unpaid.status).toBe(200);
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
+    // The delayed payment fails: still nothing.
+    const failed = await signed(
+      checkoutEvent(ids.maple, { type: 'checkout.session.async_payment_failed', paymentStatus: 'unpaid' }),
+    );
+    expect(failed.status).toBe(200);
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
+    // A session without its payment status cannot be trusted to be paid.
+    const unknown = JSON.stringify({
+      type: 'checkout.session.completed',
+      data: {
+        object: { client_reference_id: String(ids.maple), customer: 'cus_x', metadata: { plan: 'flat_20' } },
+      },
+    });
+    expect((await signed(unknown)).status).toBe(400);
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
+  });
+
+  it('grants the plan when a delayed payment succeeds, or when no payment is due', async () => {
+    await setBilling(withStripe, ids.maple, unbilled);
+    await signed(checkoutEvent(ids.maple, { paymentStatus: 'unpaid', customer: 'cus_later' }));
+    const succeeded = await signed(
+      checkoutEvent(ids.maple, {
+        type: 'checkout.session.async_payment_succeeded',
+        paymentStatus: 'paid',
+        customer: 'cus_later',
+      }),
+    );
+    expect(succeeded.status).toBe(200);
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({
+      plan: 'flat_20',
+      is_premium: 'true',
+      stripe_customer_id: 'cus_later',
+    });
+    await setBilling(withStripe, ids.maple, unbilled);
+    await signed(checkoutEvent(ids.maple, { plan: 'flat_10', paymentStatus: 'no_payment_required' }));
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: 'flat_10', is_premium: 'true' });
+  });
 
   it('makes the organization premium on its plan when checkout completes', async () => {
     await setBilling(withStripe, ids.maple, {
