@@ -3,14 +3,17 @@ import * as z from 'zod';
 import {
   type BillingErrorCode,
   billingPagePath,
+  billingPortalPath,
   type PlanId,
   paidPlanIds,
   planById,
+  subscribePath,
 } from '../../../src/contract/billing.ts';
 import { organizationNotFound } from '../../../src/contract/organization.ts';
 import { organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { AuthUser, Deps } from '../../http/route.ts';
+import { signToken, type VerifiedToken } from '../auth/tokens.ts';
 import { createCheckoutSession, createPortalSession, StripeError, verifyStripeSignature } from './stripe.ts';
 
 export const billingMessages = {
@@ -34,6 +37,37 @@ const failed = (deps: Deps, code: BillingErrorCode) => back(deps, `billing_error
 /** Where a billing link without a valid token sends the browser (the router's `refused`). */
 export const signInFirst = (deps: Deps) =>
   redirect(deps, `/portal/login?redirect=${encodeURIComponent(billingPagePath)}`);
+
+/**
+ * GET /api/organization/:id/billing-link: the address of one billing navigation, carrying a
+ * five-minute 'billing-link' token for this user, organization and action (and plan).
+ */
+export async function billingLink(
+  deps: Deps,
+  userId: number,
+  orgId: number,
+  query: { action: 'subscribe' | 'portal'; plan?: string | undefined },
+): Promise<{ url: string }> {
+  if (query.action === 'portal') {
+    const token = await signToken(deps.config.jwtSecret, 'billing-link', userId, {
+      org: orgId,
+      data: { action: 'portal' },
+    });
+    return { url: `/${billingPortalPath(orgId, token)}` };
+  }
+  const plan = query.plan === undefined ? undefined : planById(query.plan);
+  if (!plan) throw new HttpError(400, billingMessages.unknownPlan);
+  const token = await signToken(deps.config.jwtSecret, 'billing-link', userId, {
+    org: orgId,
+    data: { action: 'subscribe', plan: plan.id },
+  });
+  return { url: `/${subscribePath(orgId, plan.id, token)}` };
+}
+
+/** A billing link opens only the navigation it was made for: a portal link chooses no plan. */
+export function linkIsFor(token: VerifiedToken | undefined, action: 'subscribe' | 'portal', plan?: string) {
+  return token?.data.action === action && (action === 'portal' || token.data.plan === plan);
+}
 
 async function organizationRow(deps: Deps, orgId: number) {
   const [row] = await deps.db
