@@ -7,10 +7,12 @@ import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { HttpError, httpMessages } from './http/errors.ts';
+import { hostCheck } from './http/host-check.ts';
 import { consoleLogger, type Logger } from './http/logger.ts';
 import type { AnyRoute, AppEnv, Deps, Lifecycle } from './http/route.ts';
 import { mountRoutes } from './http/router.ts';
 import { mountStatic } from './http/static.ts';
+import { tokenPages, tokenPathRedactor } from './http/token-paths.ts';
 import { devMailbox } from './mail/dev-mailbox.ts';
 import { routes as apiRoutes } from './routes.ts';
 import { configuredStorage } from './storage/configured-storage.ts';
@@ -45,14 +47,16 @@ export function createApp(options: AppOptions) {
   const lifecycle = options.lifecycle ?? { draining: false };
   const deps: Deps = { db, config, logger, storage, lifecycle, clock: options.clock ?? systemClock };
   const app = new Hono<AppEnv>();
+  // Paths as logged: the token segments of token-bearing routes and pages replaced by their name.
+  const loggedPath = tokenPathRedactor([...routes.map((r) => r.path), ...tokenPages]);
 
   if (config.logRequests) {
-    // Path only: query strings can carry tokens. Never bodies or headers.
+    // Path only (query strings can carry tokens), token segments redacted. Never bodies or headers.
     app.use(async (c, next) => {
       const started = performance.now();
       await next();
       logger.info(
-        `${c.req.method} ${c.req.path} ${c.res.status} ${Math.round(performance.now() - started)}ms`,
+        `${c.req.method} ${loggedPath(c.req.path)} ${c.res.status} ${Math.round(performance.now() - started)}ms`,
       );
     });
   }
@@ -77,6 +81,9 @@ export function createApp(options: AppOptions) {
       crossOriginResourcePolicy: false,
     }),
   );
+
+  // Before any route: a page that rebinds its own name to this server reaches nothing.
+  app.use(hostCheck(config));
 
   // Body limits are per route (uploads allow more than JSON calls): see mountRoutes.
   mountRoutes(app, routes, deps);
@@ -104,7 +111,7 @@ export function createApp(options: AppOptions) {
     if (error instanceof HTTPException && error.status < 500) {
       return c.json({ message: error.message || httpMessages.notFound }, error.status);
     }
-    logger.error(`${c.req.method} ${c.req.path} failed`, error);
+    logger.error(`${c.req.method} ${loggedPath(c.req.path)} failed`, error);
     return c.json({ message: httpMessages.internal }, 500);
   });
 

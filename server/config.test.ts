@@ -7,6 +7,32 @@ import { isLoopbackHost, loadConfig } from './config.ts';
 const dataDir = () => mkdtempSync(path.join(tmpdir(), 'twofold-config-'));
 
 describe('loadConfig', () => {
+  it('reads TRUST_PROXY as false, a hop count or the proxies to trust, refusing the old true', () => {
+    const trust = (value: string) => loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: value }).trustProxy;
+    expect(trust('false')).toBe(false);
+    expect(trust('2')).toBe(2);
+    expect(trust('loopback,uniquelocal, 203.0.113.0/24')).toEqual([
+      'loopback',
+      'uniquelocal',
+      '203.0.113.0/24',
+    ]);
+    // `true` used to believe the client's own leftmost entry: refused, naming what to set instead.
+    expect(() => trust('true')).toThrow(/TRUST_PROXY: 'true' is no longer accepted.*'loopback'.*hop count/);
+    expect(() => trust('proxy.internal')).toThrow(
+      /Invalid environment variable TRUST_PROXY: must be false, a hop count/,
+    );
+  });
+
+  it('reads ALLOWED_HOSTS as host names, refusing ports and junk', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).allowedHosts).toEqual([]);
+    expect(loadConfig({ DATA_DIR: dataDir(), ALLOWED_HOSTS: 'A.Example.org,' }).allowedHosts).toEqual([
+      'a.example.org',
+    ]);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), ALLOWED_HOSTS: 'a.example.org:443' })).toThrow(
+      /ALLOWED_HOSTS: 'a.example.org:443' is not a host name/,
+    );
+  });
+
   it('works with nothing set, generating and keeping a private JWT secret', () => {
     const dir = dataDir();
     const config = loadConfig({ DATA_DIR: dir });
@@ -40,7 +66,8 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtp://mail:25',
       SEED_DEMO: 'false',
       LOG_REQUESTS: '0',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '10.0.0.0/8, loopback',
+      ALLOWED_HOSTS: 'give.example.org, .example.net',
       RATE_LIMIT_PER_IP: '50',
       // Empty counts as unset.
       HOST: '',
@@ -54,7 +81,8 @@ describe('loadConfig', () => {
       smtpUrl: 'smtp://mail:25',
       seedDemo: false,
       logRequests: false,
-      trustProxy: true,
+      trustProxy: ['10.0.0.0/8', 'loopback'],
+      allowedHosts: ['give.example.org', '.example.net'],
     });
     expect(config.rateLimit.perIp).toBe(50);
     expect(loadConfig({ DATA_DIR: dataDir(), PUBLIC_URL: 'https://give.example.org/' }).publicUrl).toBe(

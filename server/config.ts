@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import proxyAddr from 'proxy-addr';
 import * as z from 'zod';
 import { type PlanId, paidPlanIds } from '../src/contract/billing.ts';
 
@@ -46,8 +47,17 @@ export type Config = {
   };
   /** SIGTERM: how long to wait for in-flight requests and jobs before closing what is left. */
   shutdownTimeoutMs: number;
-  /** Honour `X-Forwarded-For` for the client address only behind a proxy we trust. */
-  trustProxy: boolean;
+  /**
+   * Which peers are proxies whose `X-Forwarded-For` entries we believe: none (false), the nearest
+   * n hops, or addresses / CIDRs / the names loopback, linklocal, uniquelocal. The client is the
+   * first untrusted address from the right (proxy-addr's model).
+   */
+  trustProxy: TrustProxy;
+  /**
+   * Host names (besides PUBLIC_URL's, IP literals and localhost) the server answers for; a
+   * leading dot takes every subdomain. Any other Host is refused (DNS rebinding).
+   */
+  allowedHosts: string[];
   rateLimit: {
     windowMs: number;
     /** Attempts per client address and window on each auth endpoint. */
@@ -69,6 +79,8 @@ export type Config = {
   /** Where uploaded files live: an S3-compatible bucket when S3_BUCKET is set, else DATA_DIR/files. */
   s3: S3Config | undefined;
 };
+
+export type TrustProxy = false | number | string[];
 
 /** An S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, ...) shared by every server process. */
 export type S3Config = {
@@ -127,7 +139,57 @@ const Env = z.object({
   SEED_DEMO: boolean.optional(),
   DEV_CLOCK: boolean.optional(),
   LOG_REQUESTS: boolean.default(true),
-  TRUST_PROXY: boolean.default(false),
+  TRUST_PROXY: z
+    .string()
+    .transform((value, ctx): TrustProxy => {
+      const v = value.trim().toLowerCase();
+      if (['false', 'no', '0'].includes(v)) return false;
+      if (['true', 'yes'].includes(v)) {
+        // The old `true` believed the leftmost entry, which the client writes itself.
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            "'true' is no longer accepted (it let any client choose its own address): name the proxies to trust instead: 'loopback' for a proxy on this machine, a hop count such as 1, or their addresses or CIDRs, e.g. 10.0.0.0/8",
+        });
+        return z.NEVER;
+      }
+      if (/^\d+$/.test(v)) return Number(v);
+      const list = v
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+      try {
+        proxyAddr.compile(list);
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be false, a hop count, or a comma list of addresses, CIDRs, loopback, linklocal, uniquelocal (${error instanceof Error ? error.message : 'invalid'})`,
+        });
+        return z.NEVER;
+      }
+      return list;
+    })
+    .default(false),
+  ALLOWED_HOSTS: z
+    .string()
+    .transform((value, ctx) => {
+      const hosts = value
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean);
+      const bad = hosts.find(
+        (h) => !/^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(h),
+      );
+      if (bad !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `'${bad}' is not a host name (a comma list of names such as portal.example.org or .example.org, without ports)`,
+        });
+        return z.NEVER;
+      }
+      return hosts;
+    })
+    .default([]),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(20_000),
   MAIL_POLL_MS: positiveInt.default(1000),
   MAIL_LEASE_MS: positiveInt.default(5 * 60_000),
@@ -248,6 +310,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     mail: { pollMs: e.MAIL_POLL_MS, leaseMs: e.MAIL_LEASE_MS },
     trustProxy: e.TRUST_PROXY,
+    allowedHosts: e.ALLOWED_HOSTS,
     rateLimit: {
       windowMs: e.RATE_LIMIT_WINDOW_MS,
       perIp: e.RATE_LIMIT_PER_IP,

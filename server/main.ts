@@ -3,6 +3,7 @@ import { openConfiguredDatabase } from './db/client.ts';
 import { DataDirInUseError, lockDataDir } from './db/data-dir-lock.ts';
 import { demoPassword, demoUsers, seedDemo } from './db/seed.ts';
 import { seedDemoMatches } from './db/seed-matches.ts';
+import { demoAccountsRefusal, demoPasswordAccounts } from './demo/demo-accounts.ts';
 import { describeOffset, devClock, devClockFile, readOffset } from './dev-clock.ts';
 import { consoleLogger as logger } from './http/logger.ts';
 import { startServer } from './serve.ts';
@@ -47,13 +48,23 @@ async function main() {
 
   const database = await openConfiguredDatabase(config);
   // Several processes may start together on one PostgreSQL: one migrates and seeds at a time.
-  await database.exclusive(async () => {
+  const refusal = await database.exclusive(async () => {
     await database.migrate();
     if (config.seedDemo) {
       await seedDemo(database.db);
       await seedDemoMatches(database.db);
+      return undefined;
     }
+    // Data first served on loopback (demo users seeded) and now exposed: the published password
+    // would open the super user to anyone who reaches the port.
+    if (config.exposed) return demoAccountsRefusal(await demoPasswordAccounts(database.db), config.host);
+    return undefined;
   });
+  if (refusal) {
+    logger.error(refusal);
+    await database.close();
+    process.exit(1);
+  }
 
   // `npm run clock` (issue #30): on a local demo the scheduler's time follows DATA_DIR/dev-clock.json;
   // a move runs the scheduler's round at once, so what fell due goes out within a second.

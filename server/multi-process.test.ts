@@ -143,7 +143,7 @@ describe.skipIf(testDb !== 'postgres')(
           SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
           SEED_DEMO: 'true',
           LOG_REQUESTS: 'false',
-          TRUST_PROXY: 'true',
+          TRUST_PROXY: 'loopback',
           RATE_LIMIT_PER_IP: String(perIpLimit),
           RATE_LIMIT_PER_EMAIL: '100000',
           MAIL_POLL_MS: '100',

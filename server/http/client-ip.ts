@@ -1,17 +1,37 @@
+import type { IncomingMessage } from 'node:http';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
+import proxyAddr from 'proxy-addr';
+import type { TrustProxy } from '../config.ts';
+
+type Trust = (address: string, hop: number) => boolean;
+const compiled = new WeakMap<string[], Trust>();
+
+function trustOf(trustProxy: Exclude<TrustProxy, false>): Trust {
+  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
+  let trust = compiled.get(trustProxy);
+  if (!trust) {
+    trust = proxyAddr.compile(trustProxy);
+    compiled.set(trustProxy, trust);
+  }
+  return trust;
+}
 
 /**
- * The caller's address. `X-Forwarded-For` is only believed behind a proxy we trust (any client
- * can send the header); otherwise the socket's address. In-process requests (tests) have no
- * socket and share one address.
+ * The caller's address. Proxies append to the right of `X-Forwarded-For` and clients can write
+ * anything to its left, so the address is the socket's peer, walked back through the entries only
+ * while each hop is a proxy we trust (proxy-addr): a forged entry is never reached. In-process
+ * requests (tests) have no socket: they stand for a peer on this machine, 127.0.0.1.
  */
-export function clientIp(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
+export function clientIp(c: Context, trustProxy: TrustProxy): string {
   const env = c.env as { incoming?: unknown } | undefined;
-  if (env?.incoming) return getConnInfo(c).remote.address ?? 'unknown';
-  return 'local';
+  const peer = env?.incoming ? (getConnInfo(c).remote.address ?? 'unknown') : '127.0.0.1';
+  if (trustProxy === false) return peer;
+  const forwarded = c.req.header('x-forwarded-for');
+  const request = {
+    headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded },
+    socket: { remoteAddress: peer },
+    connection: { remoteAddress: peer },
+  } as unknown as IncomingMessage;
+  return proxyAddr(request, trustOf(trustProxy));
 }

@@ -57,7 +57,10 @@ describe('rate limits per client address', () => {
   let t: TestContext;
   beforeAll(async () => {
     t = await createTestContext({
-      config: { trustProxy: true, rateLimit: { windowMs: 60_000, perIp: 3, perEmail: 100 } },
+      config: {
+        trustProxy: ['loopback', '10.0.0.1'],
+        rateLimit: { windowMs: 60_000, perIp: 3, perEmail: 100 },
+      },
     });
   });
   afterAll(() => t.close());
@@ -112,7 +115,7 @@ describe('limits shared by every server process on the database', () => {
   let t: TestContext;
   beforeAll(async () => {
     t = await createTestContext({
-      config: { trustProxy: true, rateLimit: { windowMs: 60_000, perIp: 4, perEmail: 100 } },
+      config: { trustProxy: ['loopback'], rateLimit: { windowMs: 60_000, perIp: 4, perEmail: 100 } },
     });
   });
   afterAll(() => t.close());

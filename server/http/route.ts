@@ -149,15 +149,15 @@ export type RouteDefinition<P = unknown, Q = unknown, B = unknown, A = ServerRou
   cors?: boolean;
   /**
    * The credential travels as `?token=` instead of a bearer header (a browser navigation or an
-   * opened link carries none): a signed token of this purpose — 'access' for the billing links
-   * (the session token itself, spec: "?token={token}"), 'csv-link' for the CSV download. The
+   * opened link carries none): a signed five-minute link of this purpose, never the session
+   * token — 'billing-link' for the billing navigations, 'csv-link' for the CSV download. The
    * router verifies it and its user, and the guard checks the route's access (level,
    * organization) exactly as for a bearer token; a token naming an organization opens no other.
    * `refused` answers a missing or invalid token: a 401 with this message, or this response
    * (e.g. a redirect to sign-in). Default: the bearer routes' 401.
    */
   tokenInQuery?: {
-    purpose: Extract<SignedPurpose, 'access' | 'csv-link'>;
+    purpose: Extract<SignedPurpose, 'billing-link' | 'csv-link'>;
     refused?: string | ((deps: Deps) => Response);
   };
   /** A check of the raw request before its input is read (e.g. registration's csrf token). */

@@ -91,9 +91,10 @@ describe('the route table', () => {
       .map((r) => [`${r.method} ${r.path}`, r.tokenInQuery?.purpose, (r.access as { level?: string }).level]);
     expect(inQuery.sort()).toEqual(
       [
-        // The session token itself (spec: "?token={token}"), admin on the organization.
-        ['get /api/organization/:id/subscribe/:plan', 'access', 'admin'],
-        ['get /api/organization/:id/billing-portal', 'access', 'admin'],
+        // A five-minute link for one billing action made by GET billing-link (never the session
+        // token: issue #29), admin on the organization it names.
+        ['get /api/organization/:id/subscribe/:plan', 'billing-link', 'admin'],
+        ['get /api/organization/:id/billing-portal', 'billing-link', 'admin'],
         // A five-minute link made by GET csv-token, read on the organization it names.
         ['get /api/donation/:id/csv', 'csv-link', 'read'],
         // The same kind of link to a saved report's file, read on the report's organization.

@@ -77,7 +77,7 @@ export function mountStatic(app: Hono<AppEnv>, distDir: string): void {
   // The public employer lookup the sidebar's Companies entry opens (issue 12).
   app.get('/companies', appShell);
   // The donor's signing page (issue #16): the e-sign email's link, /sign/{token}, outside /portal.
-  app.get('/sign/*', appShell);
+  app.get('/sign/*', appShell); // its token is redacted from logs: tokenPages
   // spec (part 2, section 2): the match dialog's email preview opens /preview-notification/{id}.
   app.get('/preview-notification/*', appShell);
 }

@@ -51,7 +51,7 @@ type Request = {
   path: string;
   body?: unknown;
   form?: FormData;
-  /** A tokenInQuery 'csv-link' route: what the link stands for (default: the list's filters). */
+  /** A tokenInQuery route: what the link stands for (default: the list's filters). */
   linkData?: Record<string, unknown>;
 };
 /**
@@ -543,15 +543,25 @@ const samples: Record<string, Sample> = {
     request: async (id) => ({ path: `/api/donation/${await storedPacketDonation(id)}/esign/download` }),
   },
   // The browser's navigations and links: the credential is ?token= (added by send below).
+  'get /api/organization/:id/billing-link': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/billing-link?action=subscribe&plan=flat_0` }),
+  },
   'get /api/organization/:id/subscribe/:plan': {
     level: 'admin',
     success: 303,
-    request: async (id) => ({ path: `/api/organization/${id}/subscribe/flat_0` }),
+    request: async (id) => ({
+      path: `/api/organization/${id}/subscribe/flat_0`,
+      linkData: { action: 'subscribe', plan: 'flat_0' },
+    }),
   },
   'get /api/organization/:id/billing-portal': {
     level: 'admin',
     success: 303,
-    request: async (id) => ({ path: `/api/organization/${id}/billing-portal` }),
+    request: async (id) => ({
+      path: `/api/organization/${id}/billing-portal`,
+      linkData: { action: 'portal' },
+    }),
   },
   'get /api/donation/:id/csv': {
     level: 'read',
@@ -783,9 +793,10 @@ async function send(route: AnyRoute, orgId: number, request: Request, token: str
   const rule = route.tokenInQuery;
   if (rule) {
     let credential = token;
-    if (token && rule.purpose === 'csv-link') {
+    if (token) {
+      // The link the portal would fetch for this user: a tokenInQuery route never takes a session.
       const userId = (await verifyToken(t.config.jwtSecret, 'access', token))?.subject ?? '0';
-      credential = await signToken(t.config.jwtSecret, 'csv-link', userId, {
+      credential = await signToken(t.config.jwtSecret, rule.purpose, userId, {
         org: orgId,
         data: request.linkData ?? { filters: {} },
       });

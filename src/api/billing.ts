@@ -1,44 +1,56 @@
-import {
-  BillsResponse,
-  billingPortalPath,
-  billsPath,
-  type PlanId,
-  subscribePath,
-} from '../contract/billing.ts';
+import * as z from 'zod/mini';
+import { BillsResponse, billsPath, type PlanId } from '../contract/billing.ts';
 import { currentToken } from '../state/token-store.ts';
 import { getApiBase, request } from './client.ts';
 
 /**
  * Subscriptions are browser navigations, not API calls: the server answers with redirects (to the
- * payment provider's checkout or portal, or back to /portal/billing). The access token travels in
- * the query, as the spec's URLs have it.
+ * payment provider's checkout or portal, or back to /portal/billing). The spec's URLs carry
+ * `?token=`; that token is a five-minute link for the one navigation, fetched just before it
+ * (GET billing-link, as the CSV links do), never the session token (issue #29).
  */
 
 function resolve(path: string): string {
   return new URL(path, `${getApiBase()}/`).toString();
 }
 
+const LinkResponse = z.object({ url: z.string() });
+
 /**
- * A navigation URL carrying the session token (the spec's `?token=`), resolved against the API
- * base; null without a token: spec: "a missing token on subscribe logs an error and does nothing".
+ * The navigation's address, resolved against the API base; null without a session: spec: "a
+ * missing token on subscribe logs an error and does nothing".
  */
-function withToken(path: (token: string) => string, what: string): string | null {
-  const token = currentToken();
-  if (!token) {
+async function billingLink(
+  organizationId: number,
+  searchParams: Record<string, string>,
+  what: string,
+): Promise<string | null> {
+  if (!currentToken()) {
     console.error(`Cannot ${what}: no authentication token in this session.`);
     return null;
   }
-  return resolve(path(token));
+  const { url } = await request(LinkResponse, `api/organization/${organizationId}/billing-link`, {
+    searchParams,
+  });
+  return resolve(url);
 }
 
 /** spec: "The browser opens /api/organization/{id}/subscribe/{plan}?token={token}". */
-export function subscribeUrl(organizationId: number, plan: PlanId): string | null {
-  return withToken((token) => subscribePath(organizationId, plan, token), 'subscribe');
+export function subscribeUrl(organizationId: number, plan: PlanId): Promise<string | null> {
+  return billingLink(organizationId, { action: 'subscribe', plan }, 'subscribe');
 }
 
 /** spec: "Billing portal link: /api/organization/{id}/billing-portal?token={token}". */
-export function billingPortalUrl(organizationId: number): string | null {
-  return withToken((token) => billingPortalPath(organizationId, token), 'open the billing portal');
+export function billingPortalUrl(organizationId: number): Promise<string | null> {
+  return billingLink(organizationId, { action: 'portal' }, 'open the billing portal');
+}
+
+/**
+ * The portal link's own href, without a token: opened in a new tab it goes through sign-in back
+ * to the billing screen; a plain click fetches a link instead (billingPortalUrl).
+ */
+export function billingPortalHref(organizationId: number): string {
+  return resolve(`api/organization/${organizationId}/billing-portal`);
 }
 
 /** GET /api/organization/{id}/bills: the monthly bills of a per-match plan, newest first. */

@@ -46,7 +46,9 @@ test('an admin without a plan tries a paid one (no card payments here) and then 
   await plan(page, 'Free').getByRole('button', { name: 'Choose Free' }).click();
   const opened = new URL((await subscribe).url());
   expect(opened.pathname).toMatch(/^\/api\/organization\/\d+\/subscribe\/flat_0$/);
-  expect(opened.searchParams.get('token')).toBe(
+  // A five-minute link for this one navigation, never the session token (issue #29).
+  expect(opened.searchParams.get('token')).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+  expect(opened.searchParams.get('token')).not.toBe(
     await page.evaluate(() => localStorage.getItem('auth_token')),
   );
 

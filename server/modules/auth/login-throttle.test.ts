@@ -9,7 +9,7 @@ beforeAll(async () => {
   // Production's thresholds, small: 3 failures for an email, 5 from an address.
   t = await createTestContext({
     config: {
-      trustProxy: true,
+      trustProxy: ['loopback'],
       loginCaptchaAfter: 3,
       rateLimit: { windowMs: 15 * 60_000, perIp: 5, perEmail: 5 },
     },

@@ -9,10 +9,12 @@ import { oneTimeTokens, type TokenPurpose } from '../../db/schema.ts';
  * Every token Twofold hands out, in one place. Each has a purpose, and a token of one purpose is
  * never accepted for another.
  *
- * - Signed tokens (JWT, HS256, nothing stored): 'access' (a staff session, the bearer token, also
- *   the `?token=` of the billing links), 'donor-session' (a donor's session after their link) and
+ * - Signed tokens (JWT, HS256, nothing stored): 'access' (a staff session, the bearer token),
+ *   'donor-session' (a donor's session after their link) and
  *   'csv-link' (a five-minute link to one organization's CSV export). The purpose travels in the
  *   `purpose` claim and is checked by `verifyToken`, the one place a signed token is accepted.
+ *   'billing-link' is the same five-minute kind of link for one billing navigation (choose a
+ *   plan, open the payment provider's portal), so the session token never travels in a URL.
  *   'esign-link' is a donor's signing link (one match, one link version; used once, see
  *   server/modules/esign/esign.service.ts).
  * - One-time tokens (random, stored as their SHA-256, used once): 'magic_link', 'password_reset',
@@ -23,7 +25,7 @@ import { oneTimeTokens, type TokenPurpose } from '../../db/schema.ts';
 // ---------------------------------------------------------------------------------------------
 // Signed tokens
 
-export const signedPurposes = ['access', 'donor-session', 'csv-link', 'esign-link'] as const;
+export const signedPurposes = ['access', 'donor-session', 'csv-link', 'esign-link', 'billing-link'] as const;
 export type SignedPurpose = (typeof signedPurposes)[number];
 
 /** spec is silent on the lifetime; a working day, so staff sign in about once a day. */
@@ -48,6 +50,7 @@ const lifetimes: Record<SignedPurpose, number> = {
   'donor-session': donorTokenLifetimeSeconds,
   'csv-link': csvTokenLifetimeSeconds,
   'esign-link': esignTokenLifetimeSeconds,
+  'billing-link': csvTokenLifetimeSeconds,
 };
 
 /** Who a signed token is for: a staff user's id ('access', 'csv-link') or a donor's email. */
@@ -56,6 +59,7 @@ const subjects: Record<SignedPurpose, z.ZodMiniType<string>> = {
   'donor-session': z.string().check(z.minLength(3), z.maxLength(320)),
   'csv-link': z.string().check(z.regex(/^[1-9][0-9]{0,9}$/)),
   'esign-link': z.string().check(z.regex(/^[1-9][0-9]{0,9}$/)),
+  'billing-link': z.string().check(z.regex(/^[1-9][0-9]{0,9}$/)),
 };
 
 const Claims = z.object({

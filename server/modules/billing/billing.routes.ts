@@ -9,20 +9,43 @@ import { billsOf } from './bills.ts';
 const error = (description: string) => ({ description, schema: MessageResponse });
 const tags = ['billing'];
 
-/** The token travels in the query: these are browser navigations, which carry no bearer header. */
+/** The link travels in the query: these are browser navigations, which carry no bearer header. */
 const TokenQuery = z.object({ token: z.optional(z.string().max(4096)) });
+const BillingLinkQuery = z.object({
+  action: z.enum(['subscribe', 'portal']),
+  plan: z.optional(z.string().max(40)),
+});
 const redirects = {
   303: { description: 'To the payment provider, back to /portal/billing (with the outcome), or to sign-in' },
 };
 
 /**
- * Subscriptions (spec part 2, section 7). The two GET routes are opened by the browser with the
- * session token as `?token=`; the router checks it and the admin level like any route's, and
- * sends a browser without a valid token to sign in.
+ * Subscriptions (spec part 2, section 7). The two navigation routes are opened by the browser with
+ * a five-minute 'billing-link' token as `?token=` (the session token never goes into a URL: URLs
+ * end up in history, proxies' logs and Referer headers), minted by GET .../billing-link for one
+ * action; the router checks it and the admin level like any route's, and sends a browser without
+ * a valid link to sign in.
  */
 const billingAdmin = { level: 'admin', capability: 'billing.manage', org: orgFromIdParam } as const;
-const billingLink = { purpose: 'access', refused: service.signInFirst } as const;
+const billingLink = { purpose: 'billing-link', refused: service.signInFirst } as const;
 export const billingRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/organization/:id/billing-link',
+    access: billingAdmin,
+    summary:
+      "A five-minute link for one billing navigation: choosing a plan (action=subscribe&plan=) or the payment provider's portal (action=portal)",
+    tags,
+    params: IdParams,
+    query: BillingLinkQuery,
+    responses: {
+      200: { description: 'The link to open', schema: z.object({ url: z.string() }) },
+      400: error('Unknown plan'),
+      403: error('Only admins change the plan'),
+      404: error('Organization with id {id} not found'),
+    },
+    handler: ({ params, query, deps, user }) => service.billingLink(deps, user.id, params.id, query),
+  }),
   defineRoute({
     method: 'get',
     path: '/api/organization/:id/subscribe/:plan',
@@ -38,7 +61,10 @@ export const billingRoutes = [
       403: error('Only admins change the plan'),
       404: error('Organization with id {id} not found'),
     },
-    handler: ({ params, deps, user }) => service.subscribe(deps, params.id, params.plan, user),
+    handler: async ({ params, deps, user, token }) =>
+      service.linkIsFor(token, 'subscribe', params.plan)
+        ? service.subscribe(deps, params.id, params.plan, user)
+        : service.signInFirst(deps),
   }),
   defineRoute({
     method: 'get',
@@ -54,7 +80,8 @@ export const billingRoutes = [
       403: error('Only admins manage billing'),
       404: error('Organization with id {id} not found'),
     },
-    handler: ({ params, deps }) => service.billingPortal(deps, params.id),
+    handler: async ({ params, deps, token }) =>
+      service.linkIsFor(token, 'portal') ? service.billingPortal(deps, params.id) : service.signInFirst(deps),
   }),
   defineRoute({
     method: 'get',

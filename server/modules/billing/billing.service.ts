@@ -3,14 +3,17 @@ import * as z from 'zod';
 import {
   type BillingErrorCode,
   billingPagePath,
+  billingPortalPath,
   type PlanId,
   paidPlanIds,
   planById,
+  subscribePath,
 } from '../../../src/contract/billing.ts';
 import { organizationNotFound } from '../../../src/contract/organization.ts';
 import { organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { AuthUser, Deps } from '../../http/route.ts';
+import { signToken, type VerifiedToken } from '../auth/tokens.ts';
 import { createCheckoutSession, createPortalSession, StripeError, verifyStripeSignature } from './stripe.ts';
 
 export const billingMessages = {
@@ -34,6 +37,37 @@ const failed = (deps: Deps, code: BillingErrorCode) => back(deps, `billing_error
 /** Where a billing link without a valid token sends the browser (the router's `refused`). */
 export const signInFirst = (deps: Deps) =>
   redirect(deps, `/portal/login?redirect=${encodeURIComponent(billingPagePath)}`);
+
+/**
+ * GET /api/organization/:id/billing-link: the address of one billing navigation, carrying a
+ * five-minute 'billing-link' token for this user, organization and action (and plan).
+ */
+export async function billingLink(
+  deps: Deps,
+  userId: number,
+  orgId: number,
+  query: { action: 'subscribe' | 'portal'; plan?: string | undefined },
+): Promise<{ url: string }> {
+  if (query.action === 'portal') {
+    const token = await signToken(deps.config.jwtSecret, 'billing-link', userId, {
+      org: orgId,
+      data: { action: 'portal' },
+    });
+    return { url: `/${billingPortalPath(orgId, token)}` };
+  }
+  const plan = query.plan === undefined ? undefined : planById(query.plan);
+  if (!plan) throw new HttpError(400, billingMessages.unknownPlan);
+  const token = await signToken(deps.config.jwtSecret, 'billing-link', userId, {
+    org: orgId,
+    data: { action: 'subscribe', plan: plan.id },
+  });
+  return { url: `/${subscribePath(orgId, plan.id, token)}` };
+}
+
+/** A billing link opens only the navigation it was made for: a portal link chooses no plan. */
+export function linkIsFor(token: VerifiedToken | undefined, action: 'subscribe' | 'portal', plan?: string) {
+  return token?.data.action === action && (action === 'portal' || token.data.plan === plan);
+}
 
 async function organizationRow(deps: Deps, orgId: number) {
   const [row] = await deps.db
@@ -128,16 +162,27 @@ export async function billingPortal(deps: Deps, orgId: number) {
 }
 
 const text = z.string().min(1).max(255);
-const CheckoutCompleted = z.object({
-  type: z.literal('checkout.session.completed'),
+/**
+ * A Checkout Session event. `payment_status` says whether the money is in: 'paid', or
+ * 'no_payment_required' (a trial, a 100 % coupon); 'unpaid' is a completed checkout whose payment
+ * (a bank debit) is still on its way, settled later by async_payment_succeeded or _failed.
+ */
+const CheckoutSessionEvent = z.object({
+  type: z.enum([
+    'checkout.session.completed',
+    'checkout.session.async_payment_succeeded',
+    'checkout.session.async_payment_failed',
+  ]),
   data: z.object({
     object: z.object({
       client_reference_id: z.string().regex(/^\d{1,10}$/),
       customer: text,
+      payment_status: z.enum(['paid', 'unpaid', 'no_payment_required']),
       metadata: z.object({ plan: z.enum(paidPlanIds as [PlanId, ...PlanId[]]) }),
     }),
   }),
 });
+const checkoutEvents: readonly string[] = CheckoutSessionEvent.shape.type.options;
 const SubscriptionDeleted = z.object({
   type: z.literal('customer.subscription.deleted'),
   data: z.object({
@@ -151,7 +196,8 @@ const AnyEvent = z.object({ type: z.string() });
 
 /**
  * POST /api/billing/stripe/webhook: Stripe's events, signed with the endpoint's secret. A paid
- * checkout makes the organization premium on its plan; a subscription ending takes that away.
+ * checkout (at completion, or later when a delayed payment succeeds) makes the organization premium
+ * on its plan; an unpaid or failed one changes nothing; a subscription ending takes the plan away.
  * Other events are acknowledged and ignored. Replays of the same event change nothing further.
  */
 export async function stripeWebhook(deps: Deps, payload: string, signature: string | undefined) {
@@ -168,11 +214,20 @@ export async function stripeWebhook(deps: Deps, payload: string, signature: stri
   const event = AnyEvent.safeParse(json);
   if (!event.success) throw new HttpError(400, billingMessages.badEvent);
 
-  if (event.data.type === 'checkout.session.completed') {
-    const completed = CheckoutCompleted.safeParse(json);
-    if (!completed.success) throw new HttpError(400, billingMessages.badEvent);
-    const session = completed.data.data.object;
+  if (checkoutEvents.includes(event.data.type)) {
+    const checkout = CheckoutSessionEvent.safeParse(json);
+    if (!checkout.success) throw new HttpError(400, billingMessages.badEvent);
+    const session = checkout.data.data.object;
     const orgId = Number(session.client_reference_id);
+    // A completed checkout is not a payment: the plan comes only with the money (or with none due).
+    // async_payment_failed, or a completion still unpaid, leaves the plan as it was.
+    const settled = session.payment_status === 'paid' || session.payment_status === 'no_payment_required';
+    if (checkout.data.type === 'checkout.session.async_payment_failed' || !settled) {
+      deps.logger.info(
+        `billing: ${checkout.data.type} for organization ${orgId} (${session.payment_status}): plan unchanged`,
+      );
+      return { received: true };
+    }
     // An organization deleted since simply has nothing to update; Stripe gets its 2xx.
     await deps.db
       .update(organizations)

@@ -1,12 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import { organizations } from '../../db/schema.ts';
 import { demoOrganizationNames as names } from '../../db/seed.ts';
 import { call, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
+import { signToken, verifyToken } from '../auth/tokens.ts';
 import { stripeSignatureHeader } from './stripe.ts';
 
 /** A stand-in for api.stripe.com: records each request and answers what the test sets. */
@@ -101,18 +102,112 @@ beforeEach(() => {
   stripeAnswer = { status: 200, body: {} };
 });
 
-const subscribe = (t: TestContext, org: number, plan: string, token?: string) =>
+/**
+ * The billing link the portal would fetch for a signed-in user (session token), for this
+ * organization and action; made directly so refused users (readers) get one too. Anything that is
+ * not a session (missing, garbage, forged) is passed on as it is.
+ */
+async function linkToken(
+  t: TestContext,
+  session: string | undefined,
+  org: number,
+  data: Record<string, unknown>,
+) {
+  const verified = session ? await verifyToken(t.config.jwtSecret, 'access', session) : null;
+  if (!verified) return session;
+  return signToken(t.config.jwtSecret, 'billing-link', verified.subject, { org, data });
+}
+const withToken = (path: string, token: string | undefined) =>
+  `${path}${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+const subscribe = async (t: TestContext, org: number, plan: string, session?: string) =>
   call(
     t.app,
     'GET',
-    `/api/organization/${org}/subscribe/${plan}${token ? `?token=${encodeURIComponent(token)}` : ''}`,
+    withToken(
+      `/api/organization/${org}/subscribe/${plan}`,
+      await linkToken(t, session, org, { action: 'subscribe', plan }),
+    ),
   );
-const portal = (t: TestContext, org: number, token?: string) =>
+const portal = async (t: TestContext, org: number, session?: string) =>
   call(
     t.app,
     'GET',
-    `/api/organization/${org}/billing-portal${token ? `?token=${encodeURIComponent(token)}` : ''}`,
+    withToken(
+      `/api/organization/${org}/billing-portal`,
+      await linkToken(t, session, org, { action: 'portal' }),
+    ),
   );
+
+describe('billing links (issue #29: no session token in a URL)', () => {
+  const signInPage = 'http://portal.test/portal/login?redirect=%2Fportal%2Fbilling';
+  const link = async (org: number, query: string, session = tokens.admin) =>
+    call(plain.app, 'GET', `/api/organization/${org}/billing-link?${query}`, { token: session });
+
+  it('gives an admin a five-minute link for one action that opens it, without the session token', async () => {
+    await setBilling(plain, ids.maple, { plan: '', is_premium: 'false' });
+    const made = await link(ids.maple, 'action=subscribe&plan=flat_0');
+    expect(made.status).toBe(200);
+    const url = made.json.url as string;
+    expect(url).toMatch(/^\/api\/organization\/\d+\/subscribe\/flat_0\?token=/);
+    expect(url).not.toContain(tokens.admin);
+    const opened = await call(plain.app, 'GET', url);
+    expect(opened.headers.get('location')).toBe('http://portal.test/portal/billing?subscribed=flat_0');
+    const portalLink = await link(ids.maple, 'action=portal');
+    expect(portalLink.json.url).toMatch(/^\/api\/organization\/\d+\/billing-portal\?token=/);
+    expect((await link(ids.maple, 'action=subscribe&plan=flat_7')).status).toBe(400);
+    expect((await link(ids.hope, 'action=portal', tokens.reader)).status).toBe(403);
+  });
+
+  it('no longer takes the session token itself in ?token=', async () => {
+    await setBilling(plain, ids.maple, { plan: '', is_premium: 'false' });
+    const answer = await call(
+      plain.app,
+      'GET',
+      `/api/organization/${ids.maple}/subscribe/flat_0?token=${encodeURIComponent(tokens.admin ?? '')}`,
+    );
+    expect(answer.headers.get('location')).toBe(signInPage);
+    expect(await billingOf(plain, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
+  });
+
+  it('opens only its own action, plan and organization, and is no session', async () => {
+    await setBilling(plain, ids.maple, { plan: '', is_premium: 'false' });
+    const portalUrl = (await link(ids.maple, 'action=portal')).json.url as string;
+    const portalToken = new URL(portalUrl, 'http://x').searchParams.get('token') ?? '';
+    const subscribeUrl = (await link(ids.maple, 'action=subscribe&plan=flat_0')).json.url as string;
+    const subscribeToken = new URL(subscribeUrl, 'http://x').searchParams.get('token') ?? '';
+    const open = (path: string, token: string) => call(plain.app, 'GET', withToken(path, token));
+    // A portal link chooses no plan; a link for one plan chooses no other.
+    expect(
+      (await open(`/api/organization/${ids.maple}/subscribe/flat_0`, portalToken)).headers.get('location'),
+    ).toBe(signInPage);
+    expect(
+      (await open(`/api/organization/${ids.maple}/subscribe/flat_20`, subscribeToken)).headers.get(
+        'location',
+      ),
+    ).toBe(signInPage);
+    // Another organization the same admin may manage: the link names its own.
+    expect((await open(`/api/organization/${ids.hope}/subscribe/flat_0`, subscribeToken)).status).toBe(403);
+    // Not a session, not a CSV link.
+    expect(
+      (await call(plain.app, 'GET', `/api/organization/${ids.maple}/bills`, { token: subscribeToken }))
+        .status,
+    ).toBe(401);
+    expect((await open(`/api/donation/${ids.maple}/csv`, subscribeToken)).status).toBe(401);
+    expect(await billingOf(plain, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
+  });
+
+  it('expires after five minutes', async () => {
+    await setBilling(plain, ids.maple, { plan: '', is_premium: 'false' });
+    const url = (await link(ids.maple, 'action=subscribe&plan=flat_0')).json.url as string;
+    vi.useFakeTimers({ now: Date.now() + 5 * 60_000 + 5_000, toFake: ['Date'] });
+    try {
+      expect((await call(plain.app, 'GET', url)).headers.get('location')).toBe(signInPage);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await billingOf(plain, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
+  });
+});
 
 describe('GET /api/organization/{id}/subscribe/{plan} without a payment provider', () => {
   it('puts an admin on the free plan at once and returns to the billing screen', async () => {
@@ -347,18 +442,73 @@ describe('POST /api/billing/stripe/webhook', () => {
       },
       body: payload,
     });
-  const completed = (orgId: number, plan = 'flat_20', customer = 'cus_new') =>
+  const checkoutEvent = (
+    orgId: number,
+    {
+      plan = 'flat_20',
+      customer = 'cus_new',
+      type = 'checkout.session.completed',
+      paymentStatus = 'paid',
+    } = {},
+  ) =>
     JSON.stringify({
       id: 'evt_1',
-      type: 'checkout.session.completed',
+      type,
       data: {
         object: {
           client_reference_id: String(orgId),
           customer,
+          payment_status: paymentStatus,
           metadata: { plan, organization_id: String(orgId) },
         },
       },
     });
+  const completed = (orgId: number, plan = 'flat_20') => checkoutEvent(orgId, { plan });
+  const signed = (payload: string) => send(payload, stripeSignatureHeader(webhookSecret, payload, now()));
+  const unbilled = { plan: '', is_premium: 'false', stripe_customer_id: null, cancelled_at: null };
+
+  it('grants no plan for a completed checkout that is not paid (issue #29)', async () => {
+    await setBilling(withStripe, ids.maple, unbilled);
+    const unpaid = await signed(checkoutEvent(ids.maple, { paymentStatus: 'unpaid' }));
+    expect(unpaid.status).toBe(200);
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
+    // The delayed payment fails: still nothing.
+    const failed = await signed(
+      checkoutEvent(ids.maple, { type: 'checkout.session.async_payment_failed', paymentStatus: 'unpaid' }),
+    );
+    expect(failed.status).toBe(200);
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
+    // A session without its payment status cannot be trusted to be paid.
+    const unknown = JSON.stringify({
+      type: 'checkout.session.completed',
+      data: {
+        object: { client_reference_id: String(ids.maple), customer: 'cus_x', metadata: { plan: 'flat_20' } },
+      },
+    });
+    expect((await signed(unknown)).status).toBe(400);
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
+  });
+
+  it('grants the plan when a delayed payment succeeds, or when no payment is due', async () => {
+    await setBilling(withStripe, ids.maple, unbilled);
+    await signed(checkoutEvent(ids.maple, { paymentStatus: 'unpaid', customer: 'cus_later' }));
+    const succeeded = await signed(
+      checkoutEvent(ids.maple, {
+        type: 'checkout.session.async_payment_succeeded',
+        paymentStatus: 'paid',
+        customer: 'cus_later',
+      }),
+    );
+    expect(succeeded.status).toBe(200);
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({
+      plan: 'flat_20',
+      is_premium: 'true',
+      stripe_customer_id: 'cus_later',
+    });
+    await setBilling(withStripe, ids.maple, unbilled);
+    await signed(checkoutEvent(ids.maple, { plan: 'flat_10', paymentStatus: 'no_payment_required' }));
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: 'flat_10', is_premium: 'true' });
+  });
 
   it('makes the organization premium on its plan when checkout completes', async () => {
     await setBilling(withStripe, ids.maple, {

@@ -47,21 +47,45 @@ describe('subscribe and billing-portal addresses', () => {
     return import('../../api/billing.ts');
   }
 
-  it('open the API under the api base with the session token in the query', async () => {
+  it('open the API under the api base with a fetched one-action link, never the session token', async () => {
     const api = await load('tok.en/+=');
-    expect(api.subscribeUrl(12, 'flat_0')).toBe(
-      'https://api.twofold.test/api/organization/12/subscribe/flat_0?token=tok.en%2F%2B%3D',
+    const asked: { url: string; authorization: string | null }[] = [];
+    vi.stubGlobal('fetch', async (input: Request | string, init?: RequestInit) => {
+      const request = new Request(input, init);
+      asked.push({ url: request.url, authorization: request.headers.get('authorization') });
+      const url = new URL(request.url);
+      const action = url.searchParams.get('action');
+      const path =
+        action === 'portal'
+          ? '/api/organization/12/billing-portal'
+          : `/api/organization/12/subscribe/${url.searchParams.get('plan')}`;
+      return Response.json({ url: `${path}?token=one.time.link` });
+    });
+    expect(await api.subscribeUrl(12, 'flat_0')).toBe(
+      'https://api.twofold.test/api/organization/12/subscribe/flat_0?token=one.time.link',
     );
-    expect(api.billingPortalUrl(12)).toBe(
-      'https://api.twofold.test/api/organization/12/billing-portal?token=tok.en%2F%2B%3D',
+    expect(await api.billingPortalUrl(12)).toBe(
+      'https://api.twofold.test/api/organization/12/billing-portal?token=one.time.link',
     );
+    // The session travels only as the bearer header of the link request.
+    expect(asked).toEqual([
+      {
+        url: 'https://api.twofold.test/api/organization/12/billing-link?action=subscribe&plan=flat_0',
+        authorization: 'Bearer tok.en/+=',
+      },
+      {
+        url: 'https://api.twofold.test/api/organization/12/billing-link?action=portal',
+        authorization: 'Bearer tok.en/+=',
+      },
+    ]);
+    expect(api.billingPortalHref(12)).toBe('https://api.twofold.test/api/organization/12/billing-portal');
   });
 
   it('log an error and give nothing to open without a token (spec)', async () => {
     const api = await load(null);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    expect(api.subscribeUrl(12, 'flat_0')).toBeNull();
-    expect(api.billingPortalUrl(12)).toBeNull();
+    expect(await api.subscribeUrl(12, 'flat_0')).toBeNull();
+    expect(await api.billingPortalUrl(12)).toBeNull();
     expect(logged).toHaveBeenCalledTimes(2);
     logged.mockRestore();
   });

@@ -7,6 +7,7 @@ export const billingTexts = {
   currentPlan: 'Current plan',
   recommended: 'Most chosen',
   manageBilling: 'Manage billing',
+  linkFailed: 'Could not open billing. Please try again.',
   adminsOnly:
     'Only admins of this organization can change its plan. Ask an admin of your organization if you need a different one.',
   parentCovered:

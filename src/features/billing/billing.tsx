@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { format } from 'date-fns';
 import { useEffect, useId, useRef, useState } from 'react';
-import { billingPortalUrl, listBills, subscribeUrl } from '../../api/billing.ts';
+import { billingPortalHref, billingPortalUrl, listBills, subscribeUrl } from '../../api/billing.ts';
 import { errorMessage } from '../../api/client.ts';
 import {
   type Bill,
@@ -16,6 +16,7 @@ import { can, type Organization } from '../../contract/index.ts';
 import { navigate } from '../../state/navigation.ts';
 import { currentLevel, startOrganization } from '../../state/organization.ts';
 import { initSession } from '../../state/session.ts';
+import { toast } from '../../state/toasts.ts';
 import { authToken } from '../../state/token.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
@@ -63,11 +64,17 @@ function Plans({ organization, isAdmin }: { organization: Organization; isAdmin:
     noticeRef.current?.focus();
   }, [notice]);
 
-  const choose = (plan: Plan) => {
-    const url = subscribeUrl(organization.id, plan.id);
-    // spec: "a missing token on subscribe logs an error and does nothing" (subscribeUrl logged it).
-    if (url) navigate(url);
+  /** Fetches the navigation's one-time link, then goes; a missing session logs and does nothing (spec). */
+  const open = (link: Promise<string | null>) => {
+    link.then(
+      (url) => {
+        if (url) navigate(url);
+      },
+      (error: unknown) =>
+        toast({ title: billingTexts.linkFailed, description: errorMessage(error), variant: 'destructive' }),
+    );
   };
+  const choose = (plan: Plan) => open(subscribeUrl(organization.id, plan.id));
 
   return (
     <div className="billing__body">
@@ -145,7 +152,14 @@ function Plans({ organization, isAdmin }: { organization: Organization; isAdmin:
         {isAdmin ? (
           <a
             className="billing__link"
-            href={hasToken ? (billingPortalUrl(organization.id) ?? undefined) : undefined}
+            href={hasToken ? billingPortalHref(organization.id) : undefined}
+            onClick={(event) => {
+              // A plain click; a new tab or window keeps the href (through sign-in).
+              if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+                return;
+              event.preventDefault();
+              open(billingPortalUrl(organization.id));
+            }}
             part="manage-billing"
           >
             {billingTexts.manageBilling}
