@@ -529,6 +529,10 @@ const samples: Record<string, Sample> = {
     level: 'read',
     request: async (id) => ({ path: `/api/organization/${id}/statistics/tiers?since=2025-01-01T00:00:00Z` }),
   },
+  'post /api/organization/:id/dashboard/visit': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/dashboard/visit` }),
+  },
   'get /api/organization/:id/statistics/insights': {
     level: 'read',
     request: async (id) => ({
