@@ -3,6 +3,7 @@ import { type Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { Db } from '../db/client.ts';
 import { outbox, users } from '../db/schema.ts';
+import { attachment as contentDisposition, fileNamePart } from '../http/attachment.ts';
 import { idSegment } from '../http/params.ts';
 import { isCurrentSession, verifyToken } from '../modules/auth/tokens.ts';
 import type { FileStorage } from '../storage/storage.ts';
@@ -169,7 +170,7 @@ ${rows}
     if (!attachment || !file) return c.json({ message: 'Not found' }, 404);
     return c.body(file.bytes, 200, {
       'Content-Type': attachment.contentType,
-      'Content-Disposition': `attachment; filename="${attachment.filename.replace(/["\\\r\n]/g, '')}"`,
+      'Content-Disposition': contentDisposition(fileNamePart(attachment.filename, 'attachment', 200)),
       'Cache-Control': 'no-store',
     });
   });

@@ -20,6 +20,7 @@ import {
   type StatusChangeSource,
   users,
 } from '../../db/schema.ts';
+import { attachment } from '../../http/attachment.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Deps } from '../../http/route.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
@@ -621,7 +622,7 @@ const pdfResponse = (bytes: Uint8Array, donationId: number) =>
   new Response(new Uint8Array(bytes), {
     headers: {
       'content-type': 'application/pdf',
-      'content-disposition': `attachment; filename="donation-${donationId}-esign.pdf"`,
+      'content-disposition': attachment(`donation-${donationId}-esign.pdf`),
       'content-length': String(bytes.byteLength),
       'cache-control': 'no-store',
     },
