@@ -613,6 +613,13 @@ const samples: Record<string, Sample> = {
       return { path: `/api/organization/${id}/api-key` };
     },
   },
+  'post /api/organization/:id/api-key': {
+    level: 'admin',
+    request: async (id) => {
+      await t.db.delete(apiKeys).where(eq(apiKeys.organization_id, id));
+      return { path: `/api/organization/${id}/api-key` };
+    },
+  },
   'put /api/organization/:id/api-key/:keyId': {
     level: 'admin',
     request: async (id) => ({

@@ -25,6 +25,13 @@ export type ApiKeyList = z.infer<typeof ApiKeyList>;
 export const ApiKeyCreated = z.object({ api_key: z.extend(ApiKey, { secret: z.string() }) });
 export type ApiKeyCreated = z.infer<typeof ApiKeyCreated>;
 
+/**
+ * spec: "GET /api/organization/{id}/api-key — creates or returns a key": the existing key's record
+ * (no secret: it is stored hashed), or the first key, created now, with its secret shown once.
+ */
+export const ApiKeyIssued = z.object({ api_key: z.extend(ApiKey, { secret: z.optional(z.string()) }) });
+export type ApiKeyIssued = z.infer<typeof ApiKeyIssued>;
+
 export const apiKeyNameMax = 100;
 /** spec: "PUT /api/organization/{id}/api-key/{keyId}, body: name". */
 export const ApiKeyRename = z.object({
