@@ -111,7 +111,7 @@ export async function requestDonorLink(deps: Deps, email: string, donationId: nu
     const token = await issueToken(tx, 'donor_link', { donationId, email: to }, donorLinkLifetimeMs);
     await enqueueMail(
       tx,
-      donorLinkMail({
+      await donorLinkMail({
         to,
         name: row.donor_name?.trim() || to.split('@')[0] || to,
         organization: row.organization_name,
