@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { permissionLevels } from './access.ts';
-import { ApiKey, type WebhookEventName, webhookEventNames } from './integrations.ts';
+import { ApiKey, type WebhookEventName, webhookEventNames } from './integration-records.ts';
 
 /** spec (part 1, section 3): types non-profit and edu-pto; countries US and CA. */
 export const organizationTypes = [
