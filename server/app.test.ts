@@ -186,3 +186,47 @@ describe('the dev mailbox', () => {
     expect((await app.request('/dev/mailbox')).status).toBe(404);
   });
 });
+
+describe('one origin for a local install (PUBLIC_URL on localhost)', () => {
+  const navigate = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', accept: 'text/html' };
+  let local: ReturnType<typeof createApp>['app'];
+  beforeAll(() => {
+    local = createApp({
+      config: testConfig({ publicUrl: 'http://localhost:8080', logRequests: false }),
+      db: t.db,
+      distDir: fakeDist(),
+    }).app;
+  });
+
+  it('sends a page opened at 127.0.0.1 or [::1] to the same path on localhost, where the links point', async () => {
+    for (const host of ['127.0.0.1:8080', '[::1]:8080', '127.0.0.1']) {
+      const res = await local.request('/portal/billing?checkout=flat_5', { headers: { ...navigate, host } });
+      expect(res.status).toBe(307);
+      expect(res.headers.get('location')).toBe('http://localhost:8080/portal/billing?checkout=flat_5');
+    }
+  });
+
+  it('serves the page itself at localhost, and API calls and images at either name', async () => {
+    expect(
+      (await local.request('/portal/login', { headers: { ...navigate, host: 'localhost:8080' } })).status,
+    ).toBe(200);
+    const api = await local.request('/api/health', {
+      headers: { host: '127.0.0.1:8080', 'sec-fetch-mode': 'cors', accept: 'application/json' },
+    });
+    expect(api.status).not.toBe(307);
+    const script = await local.request('/elements/twofold-faq.js', {
+      headers: { host: '127.0.0.1:8080', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'script' },
+    });
+    expect(script.status).toBe(200);
+  });
+
+  it('leaves other host names alone, and every host when PUBLIC_URL is a real address', async () => {
+    expect(
+      (await local.request('/portal/login', { headers: { ...navigate, host: 'portal.example.org' } })).status,
+    ).toBe(200);
+    // testConfig's PUBLIC_URL is http://portal.test: a deployment, where 127.0.0.1 is left as asked.
+    expect(
+      (await t.app.request('/portal/login', { headers: { ...navigate, host: '127.0.0.1:8080' } })).status,
+    ).toBe(200);
+  });
+});

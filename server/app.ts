@@ -9,6 +9,7 @@ import type { Db } from './db/client.ts';
 import { HttpError, httpMessages } from './http/errors.ts';
 import { hostCheck } from './http/host-check.ts';
 import { consoleLogger, type Logger } from './http/logger.ts';
+import { loopbackOrigin } from './http/loopback-origin.ts';
 import type { AnyRoute, AppEnv, Deps, Lifecycle } from './http/route.ts';
 import { mountRoutes } from './http/router.ts';
 import { mountStatic } from './http/static.ts';
@@ -60,6 +61,8 @@ export function createApp(options: AppOptions) {
       );
     });
   }
+
+  app.use(loopbackOrigin(config.publicUrl));
 
   app.use(
     secureHeaders({

@@ -1,13 +1,27 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { lockSync } from 'proper-lockfile';
 
 /**
  * The embedded database (PGlite) must be opened by one process at a time: a second server, a
  * backup or a restore on a live data directory would read or write pages under the first one.
  * Whoever opens DATA_DIR/pglite holds DATA_DIR/twofold.lock (its pid and what it is doing).
  * A lock left by a process that is gone (kill -9, a crash) is taken over.
+ *
+ * Taking the lock (look at the holder, then write ours) is done under a short-lived
+ * `proper-lockfile` lock (an atomic mkdir, DATA_DIR/twofold.lock.acquire), so two starts after a
+ * crash cannot both find the dead holder and both write themselves in: the second one in reads
+ * the first one's lock. The long-held lock stays a pid file rather than proper-lockfile's own:
+ * its freshness is an mtime refreshed by a timer, and PGlite, which runs in the server's thread,
+ * can hold the event loop past any stale threshold (a long migration), which would hand a live
+ * server's database to a second process.
  */
 export const lockFileName = 'twofold.lock';
+const acquireLockName = `${lockFileName}.acquire`;
+/** An acquisition takes milliseconds; one whose process died holding it is taken over after this. */
+const acquireStaleMs = 5000;
+/** How long a start waits for another start's acquisition before giving up. */
+const acquireWaitMs = 10_000;
 
 export type LockHolder = { pid: number; purpose: string; since: string };
 
@@ -45,26 +59,42 @@ export function lockDataDir(dataDir: string, purpose: string): () => void {
   mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, lockFileName);
   const mine: LockHolder = { pid: process.pid, purpose, since: new Date().toISOString() };
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const releaseAcquire = acquireExclusively(dataDir);
+  try {
+    const holder = dataDirHolder(dataDir);
+    if (holder) throw new DataDirInUseError(dataDir, holder);
+    // No live holder: the file is absent or stale (its process is gone), and no one else is
+    // between these two lines, so overwriting it is the takeover.
+    writeFileSync(file, `${JSON.stringify(mine)}\n`, { mode: 0o600 });
+  } finally {
+    releaseAcquire();
+  }
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    rmSync(file, { force: true });
+  };
+}
+
+/**
+ * Holds DATA_DIR/twofold.lock.acquire (proper-lockfile) for one acquisition. The sync API takes
+ * no retries, so another start's acquisition (milliseconds) is waited out here.
+ */
+function acquireExclusively(dataDir: string): () => void {
+  const deadline = Date.now() + acquireWaitMs;
+  for (;;) {
     try {
-      writeFileSync(file, `${JSON.stringify(mine)}\n`, { flag: 'wx', mode: 0o600 });
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        rmSync(file, { force: true });
-      };
+      return lockSync(dataDir, {
+        lockfilePath: path.join(dataDir, acquireLockName),
+        stale: acquireStaleMs,
+        realpath: false,
+      });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = dataDirHolder(dataDir);
-      if (holder) throw new DataDirInUseError(dataDir, holder);
-      // Stale: its process is gone. Remove it and try once more (another taker may win the race).
-      rmSync(file, { force: true });
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
     }
   }
-  const holder = dataDirHolder(dataDir);
-  if (holder) throw new DataDirInUseError(dataDir, holder);
-  throw new Error(`could not lock ${dataDir}`);
 }
 
 function isAlive(pid: number): boolean {

@@ -1224,3 +1224,24 @@ export const esignDocuments = pgTable(
       .where(sql`${t.delivery_outbox_id} is not null`),
   ],
 );
+
+/**
+ * The dashboard's "New since": per user and organization, the start of the window the unseen
+ * summary shows during the current visit (`since`) and the last time the dashboard was looked at
+ * (`seen_at`). A look more than a visit's gap after `seen_at` starts a new visit whose `since` is
+ * that previous look (`dashboard.service.ts`, `recordDashboardVisit`).
+ */
+export const dashboardVisits = pgTable(
+  'dashboard_visits',
+  {
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    since: timestamp('since', { withTimezone: true }).notNull(),
+    seen_at: timestamp('seen_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.user_id, t.organization_id] })],
+);

@@ -67,7 +67,7 @@ beforeAll(async () => {
   tokens.admin = await signIn(t.app, 'admin@twofold.test');
   ids.org = (await demoOrganizationIds(t.db)).hopeHarbor;
   tokens.apiKey = (
-    await call(t.app, 'GET', `/api/organization/${ids.org}/api-key`, { token: tokens.admin })
+    await call(t.app, 'POST', `/api/organization/${ids.org}/api-key`, { token: tokens.admin })
   ).json.api_key.secret;
   const [company] = await t.db.select({ id: companies.id }).from(companies).limit(1);
   ids.company = company?.id ?? 1;

@@ -1,12 +1,13 @@
 import { desc, eq } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
+import { html } from 'hono/html';
 import type { Db } from '../db/client.ts';
 import { outbox, users } from '../db/schema.ts';
+import { attachment as contentDisposition, fileNamePart } from '../http/attachment.ts';
 import { idSegment } from '../http/params.ts';
 import { isCurrentSession, verifyToken } from '../modules/auth/tokens.ts';
 import type { FileStorage } from '../storage/storage.ts';
-import { escapeHtml } from './templates.ts';
 
 export type DevMailboxOptions = {
   /** The server is reachable beyond loopback: only a signed-in super user may read the mail. */
@@ -120,17 +121,16 @@ export function devMailbox(db: Db, options: DevMailboxOptions): Hono {
       .from(outbox)
       .orderBy(desc(outbox.created_at), desc(outbox.id))
       .limit(pageSize);
-    const rows = messages
-      .map(
-        (m) => `<tr>
-<td>${escapeHtml(m.to)}</td>
-<td><a href="/dev/mailbox/${m.id}">${escapeHtml(m.subject)}</a></td>
-<td><time datetime="${m.created_at.toISOString()}">${escapeHtml(m.created_at.toISOString().replace('T', ' ').slice(0, 19))} UTC</time></td>
-<td>${escapeHtml(m.status)}</td>
+    // hono/html escapes every interpolated value: subjects and addresses carry user input.
+    const rows = messages.map(
+      (m) => html`<tr>
+<td>${m.to}</td>
+<td><a href="/dev/mailbox/${m.id}">${m.subject}</a></td>
+<td><time datetime="${m.created_at.toISOString()}">${m.created_at.toISOString().replace('T', ' ').slice(0, 19)} UTC</time></td>
+<td>${m.status}</td>
 </tr>`,
-      )
-      .join('\n');
-    return c.html(`<!doctype html>
+    );
+    return c.html(html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Twofold dev mailbox</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem;color:#1f2937}table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.5rem;border-bottom:1px solid #e5e7eb}a{color:#0f766e}</style></head>
@@ -138,8 +138,8 @@ th,td{text-align:left;padding:.5rem;border-bottom:1px solid #e5e7eb}a{color:#0f7
 <p>Mail the server sent while no SMTP_URL is configured, newest first.</p>
 ${
   messages.length === 0
-    ? '<p>No mail yet.</p>'
-    : `<table><thead><tr><th scope="col">To</th><th scope="col">Subject</th><th scope="col">Time</th><th scope="col">Status</th></tr></thead><tbody>
+    ? html`<p>No mail yet.</p>`
+    : html`<table><thead><tr><th scope="col">To</th><th scope="col">Subject</th><th scope="col">Time</th><th scope="col">Status</th></tr></thead><tbody>
 ${rows}
 </tbody></table>`
 }
@@ -151,9 +151,12 @@ ${rows}
     if (!message) return c.json({ message: 'Not found' }, 404);
     if (message.attachments.length === 0) return c.html(message.html);
     // The mailbox lists a message's attachments above it, each a link to the file it carried.
-    const list = `<p style="font-family:system-ui,sans-serif;margin:1rem;padding:.5rem 1rem;background:#fef3c7">Attachments: ${message.attachments
-      .map((a, i) => `<a href="/dev/mailbox/${message.id}/attachments/${i}">${escapeHtml(a.filename)}</a>`)
-      .join(', ')}</p>`;
+    const links = message.attachments.map(
+      (a, i) =>
+        html`${i > 0 ? ', ' : ''}<a href="/dev/mailbox/${message.id}/attachments/${i}">${a.filename}</a>`,
+    );
+    const list =
+      html`<p style="font-family:system-ui,sans-serif;margin:1rem;padding:.5rem 1rem;background:#fef3c7">Attachments: ${links}</p>`.toString();
     return c.html(
       /<body[^>]*>/i.test(message.html)
         ? message.html.replace(/<body[^>]*>/i, (tag) => tag + list)
@@ -169,7 +172,7 @@ ${rows}
     if (!attachment || !file) return c.json({ message: 'Not found' }, 404);
     return c.body(file.bytes, 200, {
       'Content-Type': attachment.contentType,
-      'Content-Disposition': `attachment; filename="${attachment.filename.replace(/["\\\r\n]/g, '')}"`,
+      'Content-Disposition': contentDisposition(fileNamePart(attachment.filename, 'attachment', 200)),
       'Cache-Control': 'no-store',
     });
   });

@@ -1,3 +1,5 @@
+import { renderActionEmail, renderLinesEmail } from './staff-email.tsx';
+
 /** A rendered email: what the outbox stores and the transport sends. */
 export type MailMessage = {
   to: string;
@@ -12,63 +14,10 @@ export type MailMessage = {
   attachments?: Array<{ filename: string; contentType: string; content: Buffer }> | undefined;
 };
 
-const escapes: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Escapes text for HTML content and attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => escapes[ch] ?? ch);
-}
-
-type Layout = {
-  to: string;
-  subject: string;
-  greeting: string;
-  paragraphs: string[];
-  action: { label: string; url: string };
-  footnote: string;
-  supportEmail: string;
-};
-
-/** One simple, inline-styled layout (mail clients ignore stylesheets), with a plain-text twin. */
-function render(layout: Layout): MailMessage {
-  const p = 'margin:0 0 16px;font-size:16px;line-height:1.5;color:#1f2937;';
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${escapeHtml(layout.subject)}</title></head>
-<body style="margin:0;padding:24px;background:#f3f4f6;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;">
-<tr><td style="padding:32px;">
-<p style="margin:0 0 24px;font-size:20px;font-weight:700;color:#0f766e;">Twofold</p>
-<p style="${p}">${escapeHtml(layout.greeting)}</p>
-${layout.paragraphs.map((text) => `<p style="${p}">${escapeHtml(text)}</p>`).join('\n')}
-<p style="margin:24px 0;"><a href="${escapeHtml(layout.action.url)}" style="display:inline-block;padding:12px 20px;background:#0f766e;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600;">${escapeHtml(layout.action.label)}</a></p>
-<p style="margin:0 0 16px;font-size:13px;line-height:1.5;color:#6b7280;">If the button does not work, copy this address into your browser:<br><a href="${escapeHtml(layout.action.url)}" style="color:#0f766e;word-break:break-all;">${escapeHtml(layout.action.url)}</a></p>
-<p style="margin:0;font-size:13px;line-height:1.5;color:#6b7280;">${escapeHtml(layout.footnote)} Questions? Write to <a href="mailto:${escapeHtml(layout.supportEmail)}" style="color:#0f766e;">${escapeHtml(layout.supportEmail)}</a>.</p>
-</td></tr></table>
-</body></html>`;
-  const text = [
-    layout.greeting,
-    '',
-    ...layout.paragraphs.flatMap((t) => [t, '']),
-    `${layout.action.label}: ${layout.action.url}`,
-    '',
-    `${layout.footnote} Questions? Write to ${layout.supportEmail}.`,
-    '',
-    '— Twofold',
-  ].join('\n');
-  return { to: layout.to, subject: layout.subject, html, text };
-}
-
 type Recipient = { to: string; name: string; supportEmail: string };
 
-export function magicLinkMail(r: Recipient & { url: string; minutes: number }): MailMessage {
-  return render({
+export async function magicLinkMail(r: Recipient & { url: string; minutes: number }): Promise<MailMessage> {
+  return renderActionEmail({
     to: r.to,
     subject: 'Your Twofold sign-in link',
     greeting: `Hello ${r.name},`,
@@ -82,8 +31,10 @@ export function magicLinkMail(r: Recipient & { url: string; minutes: number }): 
   });
 }
 
-export function passwordResetMail(r: Recipient & { url: string; minutes: number }): MailMessage {
-  return render({
+export async function passwordResetMail(
+  r: Recipient & { url: string; minutes: number },
+): Promise<MailMessage> {
+  return renderActionEmail({
     to: r.to,
     subject: 'Reset your Twofold password',
     greeting: `Hello ${r.name},`,
@@ -98,10 +49,10 @@ export function passwordResetMail(r: Recipient & { url: string; minutes: number 
 }
 
 /** An invitation to an organization: the new user sets a password through the link. */
-export function invitationMail(
+export async function invitationMail(
   r: Recipient & { url: string; organizationName: string; invitedBy: string; days: number },
-): MailMessage {
-  return render({
+): Promise<MailMessage> {
+  return renderActionEmail({
     to: r.to,
     subject: `You have been added to ${r.organizationName} on Twofold`,
     greeting: `Hello ${r.name},`,
@@ -119,10 +70,10 @@ export function invitationMail(
  * An invitation to an existing account: its owner accepts through the link, or nothing changes.
  * (A new account gets `invitationMail`, which sets a password instead.)
  */
-export function organizationInvitationMail(
+export async function organizationInvitationMail(
   r: Recipient & { url: string; organizationName: string; invitedBy: string; level: string; days: number },
-): MailMessage {
-  return render({
+): Promise<MailMessage> {
+  return renderActionEmail({
     to: r.to,
     subject: `${r.invitedBy} invited you to ${r.organizationName} on Twofold`,
     greeting: `Hello ${r.name},`,
@@ -137,10 +88,10 @@ export function organizationInvitationMail(
 }
 
 /** After registration: the administrative contact creates a password through the link. */
-export function registrationMail(
+export async function registrationMail(
   r: Recipient & { url: string; organizationName: string; days: number },
-): MailMessage {
-  return render({
+): Promise<MailMessage> {
+  return renderActionEmail({
     to: r.to,
     subject: `${r.organizationName} is registered on Twofold`,
     greeting: `Hello ${r.name},`,
@@ -158,10 +109,10 @@ export function registrationMail(
  * After a registration naming an existing account as the contact: the registration form is public,
  * so the account's owner confirms before becoming the organization's administrator.
  */
-export function registrationConfirmMail(
+export async function registrationConfirmMail(
   r: Recipient & { url: string; organizationName: string; days: number },
-): MailMessage {
-  return render({
+): Promise<MailMessage> {
+  return renderActionEmail({
     to: r.to,
     subject: `Confirm that you registered ${r.organizationName} on Twofold`,
     greeting: `Hello ${r.name},`,
@@ -177,32 +128,31 @@ export function registrationConfirmMail(
 }
 
 /** A contact form message, delivered to the support address; replies go to its author. */
-export function contactMail(m: {
+export async function contactMail(m: {
   to: string;
   name: string;
   email: string;
   organization: string;
   subject: string;
   message: string;
-}): MailMessage {
+}): Promise<MailMessage> {
   const subject = `Contact form: ${m.subject}`;
   const lines = [`From: ${m.name} <${m.email}>`, `Organization: ${m.organization}`, `Subject: ${m.subject}`];
-  const p = 'margin:0 0 12px;font-size:15px;line-height:1.5;color:#1f2937;';
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:24px;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;">
-${lines.map((line) => `<p style="${p}">${escapeHtml(line)}</p>`).join('\n')}
-<p style="${p}white-space:pre-wrap;">${escapeHtml(m.message)}</p>
-</body></html>`;
-  const text = [...lines, '', m.message].join('\n');
-  return { to: m.to, subject, html, text, replyTo: m.email };
+  const mail = await renderLinesEmail({
+    to: m.to,
+    subject,
+    lines,
+    preformatted: m.message,
+    text: [...lines, '', m.message].join('\n'),
+  });
+  return { ...mail, replyTo: m.email };
 }
 
 /** The donor link (GET /api/auth/otp with a donor-match-update redirect): edit one's match request. */
-export function donorLinkMail(
+export async function donorLinkMail(
   r: Recipient & { organization: string; url: string; hours: number },
-): MailMessage {
-  return render({
+): Promise<MailMessage> {
+  return renderActionEmail({
     to: r.to,
     subject: `Edit your match request for ${r.organization}`,
     greeting: `Hello ${r.name},`,
@@ -221,7 +171,7 @@ export function donorLinkMail(
  * The weekly notification email to an organization's notification emails and primary contact:
  * what needs the nonprofit's action, with counts and a link to the donations list.
  */
-export function actionDigestMail(r: {
+export async function actionDigestMail(r: {
   to: string;
   organizationName: string;
   /** Lines such as "4 matches to verify or sign (NPO to Verify/Sign)". */
@@ -230,8 +180,8 @@ export function actionDigestMail(r: {
   /** The button's text (default: the donations list). */
   actionLabel?: string;
   supportEmail: string;
-}): MailMessage {
-  return render({
+}): Promise<MailMessage> {
+  return renderActionEmail({
     to: r.to,
     subject: `${r.organizationName}: matches waiting for your action`,
     greeting: 'Hello,',

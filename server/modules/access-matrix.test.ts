@@ -581,6 +581,10 @@ const samples: Record<string, Sample> = {
     level: 'read',
     request: async (id) => ({ path: `/api/organization/${id}/statistics/tiers?since=2025-01-01T00:00:00Z` }),
   },
+  'post /api/organization/:id/dashboard/visit': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/dashboard/visit` }),
+  },
   'get /api/organization/:id/statistics/insights': {
     level: 'read',
     request: async (id) => ({
@@ -657,6 +661,13 @@ const samples: Record<string, Sample> = {
     level: 'admin',
     request: async (id) => {
       // The organization's keys are capped: start each call from none.
+      await t.db.delete(apiKeys).where(eq(apiKeys.organization_id, id));
+      return { path: `/api/organization/${id}/api-key` };
+    },
+  },
+  'post /api/organization/:id/api-key': {
+    level: 'admin',
+    request: async (id) => {
       await t.db.delete(apiKeys).where(eq(apiKeys.organization_id, id));
       return { path: `/api/organization/${id}/api-key` };
     },

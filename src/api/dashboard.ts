@@ -1,4 +1,6 @@
 import {
+  DashboardVisitResponse,
+  dashboardVisitPath,
   FeatureRequestCounts,
   type FeatureValue,
   featureRequestCountsPath,
@@ -27,6 +29,11 @@ export async function saveFeatureRequest(orgId: number, feature: FeatureValue): 
 /** Super users: every organization's requests, counted by option. */
 export function fetchFeatureRequestCounts(): Promise<FeatureRequestCounts> {
   return request(FeatureRequestCounts, featureRequestCountsPath.slice(1));
+}
+
+/** Records the user's look at the dashboard; answers where this visit's unseen summary starts. */
+export function recordDashboardVisit(orgId: number): Promise<DashboardVisitResponse> {
+  return request(DashboardVisitResponse, dashboardVisitPath(orgId).slice(1), { method: 'post' });
 }
 
 /** The gifts recorded since a time, by tier (the unseen summary cards). */

@@ -13,10 +13,15 @@ export async function listApiKeys(organizationId: number) {
   return (await request(ApiKeyList, `api/organization/${organizationId}/partial/api_keys`)).api_keys;
 }
 
-/** spec: "GET /api/organization/{id}/api-key — creates or returns a key": the whole key, once. */
+/**
+ * The screen's "create a new key": `POST /api/organization/{id}/api-key` answers the whole key,
+ * once (the spec's GET returns the existing key's record instead, without its secret).
+ */
 export async function createApiKey(organizationId: number) {
   // Never retried: each call creates a key.
-  return (await request(ApiKeyCreated, `api/organization/${organizationId}/api-key`, { retries: 0 })).api_key;
+  return (
+    await request(ApiKeyCreated, `api/organization/${organizationId}/api-key`, { method: 'post', retries: 0 })
+  ).api_key;
 }
 
 /** spec: "PUT /api/organization/{id}/api-key/{keyId} — body: name". */

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { emailFormat } from './email.ts';
 
 /** spec (part 1, section 5): login and reset messages, word for word. */
 export const authMessages = {
@@ -11,11 +12,11 @@ export const authMessages = {
 /** spec: "Password minimum: 6 characters." */
 export const passwordMinLength = 6;
 
-export const email = z.email(authMessages.invalidEmail);
+export const email = z.string().check(emailFormat(authMessages.invalidEmail));
 
 /** An email typed into a form: surrounding spaces are trimmed before it is checked. */
 export const trimmedEmail = /* @__NO_SIDE_EFFECTS__ */ (message: string, max = 255) =>
-  z.string(message).check(z.trim(), z.maxLength(max, message), z.email(message));
+  z.string(message).check(z.trim(), z.maxLength(max, message), emailFormat(message));
 export const password = z.string().check(z.minLength(passwordMinLength, authMessages.passwordTooShort));
 
 export const LoginRequest = z.object({

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { categories } from './categories.ts';
 import { deadlineRules, matchMethods, programStates, verifyMethods } from './companies.ts';
+import { isEmailAddress } from './email.ts';
 import { maxInt32, safeText } from './fields.ts';
 
 /**
@@ -87,7 +88,7 @@ export function programmeProblem(p: CompanyProgramme): string | undefined {
     return companyMessages.minAboveMax;
   if (p.deadline_rule === 'days-after-gift' && p.deadline_days === null) return companyMessages.deadlineDays;
   if (p.url && !/^https?:\/\/\S+$/i.test(p.url)) return companyMessages.url;
-  if (p.forms_email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(p.forms_email)) return companyMessages.formsEmail;
+  if (p.forms_email && !isEmailAddress(p.forms_email)) return companyMessages.formsEmail;
   return undefined;
 }
 

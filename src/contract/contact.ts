@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { emailFormat } from './email.ts';
 
 /** spec (part 1, section 5, Contact form): values trimmed; limits and messages word for word. */
 export const contactLimits = {
@@ -26,7 +27,7 @@ export const ContactForm = z.object({
       z.trim(),
       z.minLength(1, 'Email is required'),
       z.maxLength(contactLimits.email, 'Email must be less than 255 characters'),
-      z.email('Invalid email address'),
+      emailFormat('Invalid email address'),
     ),
   organization: field('Organization', contactLimits.organization),
   subject: field('Subject', contactLimits.subject),

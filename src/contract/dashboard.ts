@@ -139,6 +139,14 @@ export const TiersResponse = z.object({
 export type TiersResponse = z.infer<typeof TiersResponse>;
 export const tiersPath = (orgId: number) => `/api/organization/${orgId}/statistics/tiers`;
 
+/**
+ * The dashboard's visit: recording a look answers the start of the unseen summary's window, kept
+ * per user and organization on the server, so navigating away and back keeps the same date.
+ */
+export const DashboardVisitResponse = z.object({ since: z.string() });
+export type DashboardVisitResponse = z.infer<typeof DashboardVisitResponse>;
+export const dashboardVisitPath = (orgId: number) => `/api/organization/${orgId}/dashboard/visit`;
+
 /** The figures below the tiles (ours, beyond the spec), for the same organization, chapters and dates. */
 export const InsightsResponse = z.object({
   from: z.string(),

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { MatchCompany } from './companies.ts';
+import { isEmailAddress } from './email.ts';
 import { dbId, maxDollars, maxInt32, noNul, queryId, realDateTime, safeText } from './fields.ts';
 import { billingStatuses, statusGroupIds } from './statuses.ts';
 
@@ -213,10 +214,7 @@ export const DonationWrite = z.object({
         z.string().check(
           z.trim(),
           z.maxLength(320),
-          z.refine(
-            (s) => s === '' || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s),
-            'Please enter a valid email address',
-          ),
+          z.refine((s) => s === '' || isEmailAddress(s), 'Please enter a valid email address'),
         ),
       ),
     ),

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { type DeadlineRule, matchMethods, verifyMethods } from './companies.ts';
+import { emailFormat } from './email.ts';
 import { dbId, isRealDay, noNul, wellFormed } from './fields.ts';
 
 /**
@@ -146,7 +147,7 @@ const personEmail = z
     z.trim(),
     z.minLength(1, donorFieldMessages.emailRequired),
     z.maxLength(320, donorFieldMessages.emailInvalid),
-    z.email(donorFieldMessages.emailInvalid),
+    emailFormat(donorFieldMessages.emailInvalid),
   );
 const companyName = z
   .string(donorFieldMessages.companyRequired)

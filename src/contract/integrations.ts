@@ -1,22 +1,18 @@
 import * as z from 'zod/mini';
+import { ApiKey, type WebhookEventName, webhookEventNames } from './integration-records.ts';
 import { statusIds } from './statuses.ts';
+
+export {
+  ApiKey,
+  type WebhookEventName,
+  webhookEventLabels,
+  webhookEventNames,
+} from './integration-records.ts';
 
 /**
  * API keys and webhooks (spec part 1, sections 2, 3, 7, 8 and 9), shared by the server and the
  * Integrations and Webhooks screens.
  */
-
-/** spec: "API key: id, name, key, last_used_at, last_ip_address". `key` is only the prefix after creation. */
-export const ApiKey = z.object({
-  id: z.number(),
-  name: z.string(),
-  /** The key's first characters (the whole key is only in the answer that created it). */
-  key: z.string(),
-  last_used_at: z.nullable(z.string()),
-  last_ip_address: z.nullable(z.string()),
-  created_at: z.string(),
-});
-export type ApiKey = z.infer<typeof ApiKey>;
 
 export const ApiKeyList = z.object({ api_keys: z.array(ApiKey) });
 export type ApiKeyList = z.infer<typeof ApiKeyList>;
@@ -24,6 +20,13 @@ export type ApiKeyList = z.infer<typeof ApiKeyList>;
 /** The answer that created a key: the whole key, shown once. */
 export const ApiKeyCreated = z.object({ api_key: z.extend(ApiKey, { secret: z.string() }) });
 export type ApiKeyCreated = z.infer<typeof ApiKeyCreated>;
+
+/**
+ * spec: "GET /api/organization/{id}/api-key — creates or returns a key": the existing key's record
+ * (no secret: it is stored hashed), or the first key, created now, with its secret shown once.
+ */
+export const ApiKeyIssued = z.object({ api_key: z.extend(ApiKey, { secret: z.optional(z.string()) }) });
+export type ApiKeyIssued = z.infer<typeof ApiKeyIssued>;
 
 export const apiKeyNameMax = 100;
 /** spec: "PUT /api/organization/{id}/api-key/{keyId}, body: name". */
@@ -61,15 +64,6 @@ export const integrationMessages = {
 /** spec (section 9): "API key name save delay: 500 ms. Webhook update delay: 1500 ms." */
 export const apiKeyNameSaveDelayMs = 500;
 export const webhookUpdateDelayMs = 1500;
-
-/** spec: "Events: status (Status Changes), first_open (Email First Open), reminder_sent (Reminder Sent)." */
-export const webhookEventLabels = {
-  status: 'Status Changes',
-  first_open: 'Email First Open',
-  reminder_sent: 'Reminder Sent',
-} as const;
-export type WebhookEventName = keyof typeof webhookEventLabels;
-export const webhookEventNames = Object.keys(webhookEventLabels) as WebhookEventName[];
 
 /** spec: "The main statuses of a webhook are status ids below 12, plus 20 and 28." */
 export function isMainStatus(statusId: number): boolean {

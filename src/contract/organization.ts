@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { permissionLevels } from './access.ts';
+import { ApiKey, type WebhookEventName, webhookEventNames } from './integration-records.ts';
 
 /** spec (part 1, section 3): types non-profit and edu-pto; countries US and CA. */
 export const organizationTypes = [
@@ -52,6 +53,27 @@ export const ShadowedPermission = z.object({
  * spec (part 1, section 3, Organization). Every field of the portal-side record; the defaults the
  * browser shows before it is loaded are `emptyOrganization` below.
  */
+/** spec: user_permissions, item type not shown: one user's level on this organization. */
+export const UserPermission = z.object({
+  user_id: z.number(),
+  org_id: z.number(),
+  level: z.enum(permissionLevels),
+});
+export type UserPermission = z.infer<typeof UserPermission>;
+
+/** A webhook as the organization record shows it: where it posts and how that went, no credentials. */
+export const OrganizationWebhook = z.object({
+  id: z.number(),
+  url: z.string(),
+  event: z.enum(webhookEventNames as [WebhookEventName, ...WebhookEventName[]]),
+  last_code: z.nullable(z.number()),
+});
+export type OrganizationWebhook = z.infer<typeof OrganizationWebhook>;
+
+/** spec: active_integrations, item type not shown: an integration in use and how many of it. */
+export const ActiveIntegration = z.object({ name: z.enum(['api', 'webhooks']), count: z.number() });
+export type ActiveIntegration = z.infer<typeof ActiveIntegration>;
+
 export const Organization = z.object({
   id: z.number(),
   name: z.string(),
@@ -85,12 +107,16 @@ export const Organization = z.object({
   file_w9: z.nullable(z.string()),
   file_irs: z.nullable(z.string()),
   file_logo: z.nullable(z.string()),
-  api_keys: z.array(z.unknown()),
+  /** The live keys (admins only, else empty): their first characters, never the whole key. */
+  api_keys: z.array(ApiKey),
   documents: z.array(Document),
   category_id_array: z.array(z.number()),
-  user_permissions: z.array(z.unknown()),
-  webhooks: z.array(z.unknown()),
-  active_integrations: z.array(z.unknown()),
+  /** The permissions held on this organization itself (a parent's reach chapters: shadowedPermissions). */
+  user_permissions: z.array(UserPermission),
+  /** The webhooks (admins only, else empty), without their bearer token or signing secret. */
+  webhooks: z.array(OrganizationWebhook),
+  /** The integrations in use: live API keys, webhooks with a URL. */
+  active_integrations: z.array(ActiveIntegration),
   users: z.array(OrgUser),
   address: z.union([Address, z.object({})]),
   notify_contact: z.object({

@@ -187,6 +187,28 @@ test('the Matching Overview agrees with the donations tiles for the same dates, 
   }
 });
 
+test("New since keeps the visit's date and gifts when the user goes to Donations and back", async ({
+  page,
+}) => {
+  await signIn(page, 'writer@twofold.test');
+  const unseen = page.locator('[part="unseen-summary"]');
+  const heading = unseen.getByRole('heading', { name: /^New since / });
+  await expect(heading).toBeVisible();
+  const since = await heading.textContent();
+  // A first visit covers 30 days: this journey's gifts, recorded just now, are in it.
+  const everyday = unseen.locator('.tier-card', { hasText: 'Everyday gifts' });
+  await expect(everyday).not.toContainText('$0.00');
+  const summary = await unseen.locator('.unseen__cards').textContent();
+  await page.getByRole('link', { name: 'Donations', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Donations', level: 1 })).toBeVisible();
+  await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
+  await expect(heading).toHaveText(since ?? '');
+  await expect(unseen.locator('.unseen__cards')).toHaveText(summary ?? '');
+  // A reload is a look within the same visit too.
+  await page.reload();
+  await expect(heading).toHaveText(since ?? '');
+});
+
 test('a feature request is saved and stays chosen', async ({ page }) => {
   await signIn(page, 'admin@twofold.test');
   const card = page.getByRole('region', { name: 'Feature Requests' });

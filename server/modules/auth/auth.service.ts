@@ -128,7 +128,7 @@ export async function requestMagicLink(
     });
     await enqueueMail(
       tx,
-      magicLinkMail({
+      await magicLinkMail({
         to: user.email,
         name: displayName(user),
         supportEmail: config.supportEmail,
@@ -155,7 +155,7 @@ export async function forgotPassword(deps: Deps, email: string): Promise<void> {
     const token = await issueToken(tx, 'password_reset', user.id, resetLifetimeMs);
     await enqueueMail(
       tx,
-      passwordResetMail({
+      await passwordResetMail({
         to: user.email,
         name: displayName(user),
         supportEmail: config.supportEmail,

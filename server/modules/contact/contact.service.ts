@@ -17,6 +17,6 @@ export async function sendContactMessage(deps: Deps, input: ContactRequest): Pro
     if (!(await spendSolution(tx, deps.config.jwtSecret, recaptchaToken)))
       throw new HttpError(400, captchaFailedMessage);
     await tx.insert(contactMessages).values(message);
-    await enqueueMail(tx, contactMail({ to: deps.config.supportEmail, ...message }));
+    await enqueueMail(tx, await contactMail({ to: deps.config.supportEmail, ...message }));
   });
 }

@@ -1,5 +1,6 @@
 import { MessageResponse } from '../../../src/contract/auth.ts';
 import {
+  DashboardVisitResponse,
   FeatureRequestBody,
   FeatureRequestCounts,
   InsightsResponse,
@@ -41,6 +42,18 @@ export const dashboardRoutes = [
     query: TiersQuery,
     responses: { 200: { description: 'The tiers', schema: TiersResponse }, 400: error('Bad since') },
     handler: ({ deps, params, query }) => dashboard.tiers(deps.db, params.id, query.since),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/organization/:id/dashboard/visit',
+    access: { level: 'read', capability: 'donations.view', org: orgFromIdParam },
+    summary:
+      "Record the caller's look at the dashboard; answers the start of this visit's unseen summary (the previous visit's last look, or 30 days ago)",
+    tags,
+    params: IdParams,
+    responses: { 200: { description: 'The window start', schema: DashboardVisitResponse } },
+    handler: ({ deps, params, user }) =>
+      dashboard.recordDashboardVisit(deps.db, user.id, params.id, deps.clock.now()),
   }),
   defineRoute({
     method: 'get',

@@ -2,6 +2,7 @@ import { format, startOfYear } from 'date-fns';
 import { and, eq, gte, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import {
   ageingBuckets,
+  type DashboardVisitResponse,
   type FeatureRequestBody,
   type FeatureRequestCounts,
   featureOptions,
@@ -17,6 +18,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/rows.ts';
 import {
   companies,
+  dashboardVisits,
   donationAwaitingPaymentStats,
   donationCompanyMonthStats,
   donationDayStats,
@@ -498,4 +500,41 @@ async function forecastRows(db: Queryable, orgIds: number[], from: string, to: s
          order by 1`,
   );
   return rows.map((r) => ({ month: r.month, expected: Number(r.expected) / 100, count: Number(r.count) }));
+}
+
+/** A first look summarises the last 30 days. */
+const firstLookDays = 30;
+/**
+ * Looks closer together than this are one visit (the usual web-analytics session gap): going to
+ * Donations and back keeps the visit's "New since"; a look after a longer pause starts a new
+ * visit that summarises what came in since the previous look.
+ */
+export const dashboardVisitGapMs = 30 * 60 * 1000;
+
+/**
+ * Records a look at the dashboard by a user and answers the start of the unseen summary's window
+ * for this visit: the look before the visit began, or 30 days ago on a first look. One statement
+ * (insert or update), so two tabs opening the dashboard at once agree.
+ */
+export async function recordDashboardVisit(
+  db: Queryable,
+  userId: number,
+  orgId: number,
+  now: Date,
+): Promise<DashboardVisitResponse> {
+  const firstSince = new Date(now.getTime() - firstLookDays * 86_400_000);
+  const newVisit = sql`${dashboardVisits.seen_at} < ${new Date(now.getTime() - dashboardVisitGapMs)}`;
+  const [row] = await db
+    .insert(dashboardVisits)
+    .values({ user_id: userId, organization_id: orgId, since: firstSince, seen_at: now })
+    .onConflictDoUpdate({
+      target: [dashboardVisits.user_id, dashboardVisits.organization_id],
+      set: {
+        since: sql`case when ${newVisit} then ${dashboardVisits.seen_at} else ${dashboardVisits.since} end`,
+        // A clock set back never moves the last look backwards.
+        seen_at: sql`greatest(${dashboardVisits.seen_at}, excluded.seen_at)`,
+      },
+    })
+    .returning({ since: dashboardVisits.since });
+  return { since: (row?.since ?? firstSince).toISOString() };
 }

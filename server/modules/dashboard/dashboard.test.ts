@@ -2,11 +2,17 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { statusGroupIds, statusGroups } from '../../../src/contract/statuses.ts';
 import { queryRows } from '../../db/rows.ts';
-import { companies, donationStatusHistory, donations, organizations } from '../../db/schema.ts';
+import { companies, donationStatusHistory, donations, organizations, users } from '../../db/schema.ts';
 import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { awaitingPaymentDays } from '../donations/expected-payment.ts';
-import { insights, statistics, tiers } from './dashboard.service.ts';
+import {
+  dashboardVisitGapMs,
+  insights,
+  recordDashboardVisit,
+  statistics,
+  tiers,
+} from './dashboard.service.ts';
 
 let t: TestContext;
 const token: Record<string, string> = {};
@@ -186,6 +192,43 @@ describe('Matching Overview statistics', () => {
     const reversed = await stats('?from=2025-03-01&to=2025-02-01');
     expect([reversed.status, reversed.json.message]).toEqual([400, 'from must be on or before to']);
     expect((await stats('?report=by_company')).status).toBe(400);
+  });
+});
+
+describe("the dashboard's visit (New since)", () => {
+  const visit = (who: string, orgId = org.parent) =>
+    call(t.app, 'POST', `/api/organization/${orgId}/dashboard/visit`, { token: token[who] });
+
+  it('keeps the same since when the user comes back from another screen, per user and organization', async () => {
+    const first = await visit('reader');
+    expect(first.status).toBe(200);
+    // A first look summarises the last 30 days.
+    expect(Math.abs(Date.parse(first.json.since) - (Date.now() - 30 * 86_400_000))).toBeLessThan(60_000);
+    const back = await visit('reader');
+    expect(back.json).toEqual(first.json);
+    // Another user has their own visit; a user outside the organization has none.
+    expect((await visit('writer')).status).toBe(200);
+    expect((await visit('reader', org.other)).status).toBe(404);
+  });
+
+  it("starts a new visit after a pause, summarising what came in since the previous visit's last look", async () => {
+    const [user] = await t.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, 'admin@twofold.test'));
+    const id = user?.id ?? 0;
+    const monday = new Date('2026-03-02T09:00:00Z');
+    const firstSince = (await recordDashboardVisit(t.db, id, org.chapter, monday)).since;
+    expect(firstSince).toBe('2026-01-31T09:00:00.000Z');
+    // Back and forth within the visit: the same since, however often.
+    const later = new Date(monday.getTime() + dashboardVisitGapMs - 1000);
+    expect((await recordDashboardVisit(t.db, id, org.chapter, later)).since).toBe(firstSince);
+    // The next morning: new since the last look of Monday's visit.
+    const tuesday = new Date('2026-03-03T08:00:00Z');
+    expect((await recordDashboardVisit(t.db, id, org.chapter, tuesday)).since).toBe(later.toISOString());
+    expect(
+      (await recordDashboardVisit(t.db, id, org.chapter, new Date(tuesday.getTime() + 60_000))).since,
+    ).toBe(later.toISOString());
   });
 });
 

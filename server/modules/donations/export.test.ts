@@ -101,7 +101,7 @@ describe('CSV export', () => {
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const today = new Date().toISOString().slice(0, 10);
     expect(response.headers.get('content-disposition')).toBe(
-      `attachment; filename="donations-${org.parent}-${today}.csv"`,
+      `attachment; filename=donations-${org.parent}-${today}.csv`,
     );
     expect(text.charCodeAt(0)).toBe(0xfeff);
     const [header, row, ...rest] = records(text);

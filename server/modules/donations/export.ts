@@ -10,6 +10,7 @@ import { billingStatusLabels, statuses, statusName } from '../../../src/contract
 import type { Db, Queryable } from '../../db/client.ts';
 import { streamCopyCsv } from '../../db/copy-csv.ts';
 import { campaigns, companies, donations, donors, organizations } from '../../db/schema.ts';
+import { attachment } from '../../http/attachment.ts';
 import { HttpError } from '../../http/errors.ts';
 import { csvTokenLifetimeSeconds, signToken, type VerifiedToken } from '../auth/tokens.ts';
 import { donationFilterConditions, donationTotal, sortColumns } from './donations.service.ts';
@@ -334,7 +335,7 @@ export async function csvDownload(db: Db, orgId: number, link: VerifiedToken | u
   return new Response(exportDonationsCsv(db, orgId, filters), {
     headers: {
       'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${csvFileName(orgId)}"`,
+      'content-disposition': attachment(csvFileName(orgId)),
       'cache-control': 'no-store',
     },
   });

@@ -196,6 +196,16 @@ describe('cell values', () => {
     expect(readRow({ line: 4, cells: { ...cells, email: 'not-an-email' } }, map)).toMatchObject({
       reason: expect.stringMatching(/not a valid email/),
     });
+    // The one rule (src/contract/email.ts): what the donor's own edit form would refuse is refused here.
+    for (const email of ['a@b.c', 'ann@@example.org', 'ann@example', 'ann lee@example.org'])
+      expect(readRow({ line: 4, cells: { ...cells, email } }, map)).toMatchObject({
+        reason: expect.stringMatching(/not a valid email/),
+      });
+    expect(
+      readRow({ line: 4, cells: { ...cells, email: 'Ann.Lee+gala@mail.example.co' } }, map),
+    ).toMatchObject({
+      donorEmail: 'ann.lee+gala@mail.example.co',
+    });
     expect(readRow({ line: 5, cells: { ...cells, date: '' } }, map)).toMatchObject({
       reason: 'Missing donation date',
     });

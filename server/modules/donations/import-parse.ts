@@ -11,6 +11,7 @@ import {
   skipTarget,
 } from '../../../src/contract/donation-import.ts';
 import { hiddenCustomKeys } from '../../../src/contract/donations.ts';
+import { isEmailAddress } from '../../../src/contract/email.ts';
 import { HttpError } from '../../http/errors.ts';
 
 /**
@@ -401,8 +402,6 @@ export function parseGiftDate(text: string): Date | string {
   return date;
 }
 
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** One row's values by target, as the file gives them (no database lookups yet). */
 export type ImportRowValues = {
   line: number;
@@ -464,7 +463,7 @@ export function readRow(
   const donorName = nameParts.join(' ').replace(/\s+/g, ' ').trim() || null;
   const donorEmail = single['donor.email']?.toLowerCase() || null;
   if (!donorName && !donorEmail) return fail('Missing donor name and email');
-  if (donorEmail && (!emailPattern.test(donorEmail) || donorEmail.length > 320))
+  if (donorEmail && !isEmailAddress(donorEmail))
     return fail(`Donor email is not a valid email address: '${donorEmail}'`);
   if (donorName && donorName.length > 200) return fail('Donor name is too long (at most 200 characters)');
   const companyIdText = single['company.id'] ?? '';

@@ -88,7 +88,7 @@ describe('e-sign packet', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/pdf');
       expect(response.headers.get('content-disposition')).toBe(
-        `attachment; filename="donation-${id}-esign.pdf"`,
+        `attachment; filename=donation-${id}-esign.pdf`,
       );
       const { text, fields, pages } = await pdfOf(await response.arrayBuffer());
       expect(pages).toBe(1);

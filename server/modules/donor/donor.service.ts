@@ -21,6 +21,7 @@ import { enqueueMail } from '../../jobs/outbox.ts';
 import { donorLinkMail } from '../../mail/templates.ts';
 import { consumeToken, issueToken, signDonorToken } from '../auth/tokens.ts';
 import { updateDonation } from '../donations/donations.service.ts';
+import { logoUrl } from '../organization/logo-url.ts';
 
 /**
  * spec is silent on the lifetime. A donor reads the email when they get to it, not within
@@ -49,11 +50,6 @@ export function nextStepsCompany(company: typeof companies.$inferSelect, donated
       donatedAt.toISOString().slice(0, 10),
     ),
   };
-}
-
-/** The public address of a stored logo (organizations keep the path, e.g. /files/abc.png). */
-export function logoUrl(publicUrl: string, fileLogo: string | null): string | null {
-  return fileLogo ? `${publicUrl.replace(/\/+$/, '')}${fileLogo}` : null;
 }
 
 async function loadMatch(db: Queryable, donationId: number) {
@@ -115,7 +111,7 @@ export async function requestDonorLink(deps: Deps, email: string, donationId: nu
     const token = await issueToken(tx, 'donor_link', { donationId, email: to }, donorLinkLifetimeMs);
     await enqueueMail(
       tx,
-      donorLinkMail({
+      await donorLinkMail({
         to,
         name: row.donor_name?.trim() || to.split('@')[0] || to,
         organization: row.organization_name,

@@ -16,7 +16,8 @@ import { maxId } from '../../http/params.ts';
 import type { Deps } from '../../http/route.ts';
 import { spendSolution } from '../captcha/captcha.service.ts';
 import { createDonation } from '../donations/donations.service.ts';
-import { logoUrl, nextStepsCompany } from './donor.service.ts';
+import { logoUrl } from '../organization/logo-url.ts';
+import { nextStepsCompany } from './donor.service.ts';
 
 /**
  * The organization behind a public matching page. spec (part 1, section 1): "/match/{organization

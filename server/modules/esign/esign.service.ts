@@ -20,10 +20,12 @@ import {
   type StatusChangeSource,
   users,
 } from '../../db/schema.ts';
+import { attachment } from '../../http/attachment.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Deps } from '../../http/route.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
-import { escapeHtml } from '../../mail/templates.ts';
+import { renderLinesEmail } from '../../mail/staff-email.tsx';
+import type { MailMessage } from '../../mail/templates.ts';
 import type { FileStorage } from '../../storage/storage.ts';
 import { verifyToken } from '../auth/tokens.ts';
 import { countSubmitted } from '../billing/bills.ts';
@@ -306,7 +308,7 @@ async function companyForms(db: Queryable, companyId: number | null) {
 }
 
 /** The email that carries a countersigned packet to the company's matching gift team. */
-function deliveryEmail(to: string, data: PacketData, donationId: number) {
+export function deliveryEmail(to: string, data: PacketData, donationId: number): Promise<MailMessage> {
   const subject = `Matching gift request: ${data.donor.name ?? 'a donor'}'s gift to ${data.organization.name}`;
   const lines = [
     'Dear Matching Gift Team,',
@@ -316,20 +318,14 @@ function deliveryEmail(to: string, data: PacketData, donationId: number) {
     'Thank you,',
     data.organization.name,
   ];
-  const p = 'margin:0 0 16px;font-size:15px;line-height:1.5;color:#1f2937;';
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:24px;background:#f3f4f6;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;">
-<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px;">
-${lines.map((line) => `<p style="${p}">${escapeHtml(line)}</p>`).join('\n')}
-<p style="margin:0;font-size:13px;color:#6b7280;">Attachment: donation-${donationId}-esign.pdf</p>
-</div></body></html>`;
-  return {
+  const attachmentNote = `Attachment: donation-${donationId}-esign.pdf`;
+  return renderLinesEmail({
     to,
     subject,
-    html,
-    text: `${lines.join('\n\n')}\n\nAttachment: donation-${donationId}-esign.pdf\n`,
-  };
+    lines,
+    small: attachmentNote,
+    text: `${lines.join('\n\n')}\n\n${attachmentNote}\n`,
+  });
 }
 
 /** Queues the packet's email to the company's forms address, when it has one: what to record. */
@@ -342,7 +338,7 @@ async function queueDelivery(
   const forms = await companyForms(tx, companyId);
   if (!forms.email) return {};
   const data = await packetData(tx, donationId, [esignStatuses.npoToSign]);
-  const outboxId = await enqueueMail(tx, deliveryEmail(forms.email, data, donationId), [
+  const outboxId = await enqueueMail(tx, await deliveryEmail(forms.email, data, donationId), [
     { filename: `donation-${donationId}-esign.pdf`, contentType: 'application/pdf', file },
   ]);
   return { delivery_outbox_id: outboxId, delivery_to: forms.email };
@@ -621,7 +617,7 @@ const pdfResponse = (bytes: Uint8Array, donationId: number) =>
   new Response(new Uint8Array(bytes), {
     headers: {
       'content-type': 'application/pdf',
-      'content-disposition': `attachment; filename="donation-${donationId}-esign.pdf"`,
+      'content-disposition': attachment(`donation-${donationId}-esign.pdf`),
       'content-length': String(bytes.byteLength),
       'cache-control': 'no-store',
     },

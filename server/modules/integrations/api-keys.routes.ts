@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { MessageResponse } from '../../../src/contract/auth.ts';
-import { ApiKeyCreated, ApiKeyList, ApiKeyRename } from '../../../src/contract/integrations.ts';
+import { ApiKeyCreated, ApiKeyIssued, ApiKeyList, ApiKeyRename } from '../../../src/contract/integrations.ts';
 import { IdParams, idSegment, orgFromIdParam } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
 import * as keys from './api-keys.service.ts';
@@ -23,6 +23,20 @@ export const apiKeysRoutes = [
   }),
   defineRoute({
     method: 'get',
+    path: '/api/organization/:id/api-key',
+    access,
+    summary:
+      'The newest live API key (its record only: the whole key is never shown again), or a first key, created now and shown whole once',
+    tags,
+    params: IdParams,
+    responses: { 200: { description: 'The key; secret only when it was created now', schema: ApiKeyIssued } },
+    handler: async ({ deps, params, user, c }) => {
+      c.header('Cache-Control', 'no-store');
+      return keys.currentApiKey(deps.db, params.id, user.id);
+    },
+  }),
+  defineRoute({
+    method: 'post',
     path: '/api/organization/:id/api-key',
     access,
     summary: 'Create a new API key; the answer holds the whole key, which is never shown again',

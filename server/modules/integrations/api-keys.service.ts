@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   type ApiKey,
   type ApiKeyCreated,
+  type ApiKeyIssued,
   type ApiKeyList,
   integrationMessages,
   maxApiKeysPerOrganization,
@@ -50,9 +51,27 @@ export async function listApiKeys(db: Queryable, orgId: number): Promise<ApiKeyL
 }
 
 /**
- * spec: "GET /api/organization/{id}/api-key — creates or returns a key". Keys are stored hashed,
- * so an existing key can never be returned whole: each call creates a new key and this answer is
- * the only place its whole value appears.
+ * spec: "GET /api/organization/{id}/api-key — creates or returns a key". With a live key, answers
+ * the newest one's record: keys are stored hashed, so its whole value can never be shown again
+ * (and a page reload must not mint keys). With none, creates the first, whole, once.
+ */
+export async function currentApiKey(db: Db, orgId: number, userId: number): Promise<ApiKeyIssued> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sqlLock(orgId));
+    const [newest] = await tx
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.organization_id, orgId), isNull(apiKeys.revoked_at)))
+      .orderBy(desc(apiKeys.id))
+      .limit(1);
+    if (newest) return { api_key: toApiKey(newest) };
+    return insertKey(tx, orgId, userId);
+  });
+}
+
+/**
+ * `POST /api/organization/{id}/api-key`: the explicit "create a new key". This answer is the only
+ * place the new key's whole value appears.
  */
 export async function createApiKey(db: Db, orgId: number, userId: number): Promise<ApiKeyCreated> {
   return db.transaction(async (tx) => {
@@ -64,19 +83,23 @@ export async function createApiKey(db: Db, orgId: number, userId: number): Promi
       .where(and(eq(apiKeys.organization_id, orgId), isNull(apiKeys.revoked_at)));
     if ((live?.n ?? 0) >= maxApiKeysPerOrganization)
       throw new HttpError(400, integrationMessages.tooManyKeys);
-    const secret = `${keyPrefix}${randomBytes(32).toString('base64url')}`;
-    const [row] = await tx
-      .insert(apiKeys)
-      .values({
-        organization_id: orgId,
-        prefix: secret.slice(0, shownLength),
-        key_hash: hashApiKey(secret),
-        created_by: userId,
-      })
-      .returning();
-    if (!row) throw new Error('api key insert returned nothing');
-    return { api_key: { ...toApiKey(row), secret } };
+    return insertKey(tx, orgId, userId);
   });
+}
+
+async function insertKey(tx: Queryable, orgId: number, userId: number): Promise<ApiKeyCreated> {
+  const secret = `${keyPrefix}${randomBytes(32).toString('base64url')}`;
+  const [row] = await tx
+    .insert(apiKeys)
+    .values({
+      organization_id: orgId,
+      prefix: secret.slice(0, shownLength),
+      key_hash: hashApiKey(secret),
+      created_by: userId,
+    })
+    .returning();
+  if (!row) throw new Error('api key insert returned nothing');
+  return { api_key: { ...toApiKey(row), secret } };
 }
 
 function sqlLock(orgId: number) {

@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function newKey(orgId = demo.hopeHarbor, token = tokens.admin) {
-  const res = await call(t.app, 'GET', `/api/organization/${orgId}/api-key`, { token });
+  const res = await call(t.app, 'POST', `/api/organization/${orgId}/api-key`, { token });
   expect(res.status).toBe(200);
   return res.json.api_key as { id: number; key: string; secret: string };
 }
@@ -47,6 +47,28 @@ describe('Manage API Keys', () => {
     const listed = list.json.api_keys.find((k: { id: number }) => k.id === created.id);
     expect(listed).toMatchObject({ id: created.id, key: created.key, name: '', last_used_at: null });
     expect(list.text).not.toContain(created.secret);
+  });
+
+  it('GET api-key creates the first key whole, then returns the newest live key without its secret', async () => {
+    const orgId = demo.northShore;
+    await t.db.delete(apiKeys).where(eq(apiKeys.organization_id, orgId));
+    const get = () => call(t.app, 'GET', `/api/organization/${orgId}/api-key`, { token: tokens.admin });
+    const first = await get();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    expect(first.json.api_key.secret).toMatch(/^tf_/);
+    // Asked again (a reload): the same key's record, never its secret, and no new key.
+    const again = await get();
+    expect(again.json.api_key).toEqual({ ...first.json.api_key, secret: undefined });
+    expect(again.text).not.toContain(first.json.api_key.secret);
+    // An explicit create makes a new one; GET then returns that newest key, still without a secret.
+    const created = await newKey(orgId);
+    expect(created.id).not.toBe(first.json.api_key.id);
+    const newest = await get();
+    expect(newest.json.api_key.id).toBe(created.id);
+    expect(newest.json.api_key.secret).toBeUndefined();
+    const live = await t.db.select().from(apiKeys).where(eq(apiKeys.organization_id, orgId));
+    expect(live).toHaveLength(2);
   });
 
   it("renames a key, and refuses another organization's key id as not found", async () => {
@@ -272,8 +294,8 @@ describe('the public API', () => {
       const admin = await signIn(limited.app, 'admin@twofold.test');
       const ids = await demoOrganizationIds(limited.db);
       const keyOf = async () =>
-        (await call(limited.app, 'GET', `/api/organization/${ids.hopeHarbor}/api-key`, { token: admin })).json
-          .api_key.secret as string;
+        (await call(limited.app, 'POST', `/api/organization/${ids.hopeHarbor}/api-key`, { token: admin }))
+          .json.api_key.secret as string;
       const [a, b] = [await keyOf(), await keyOf()];
       const statuses = [];
       for (let i = 0; i < 4; i++)

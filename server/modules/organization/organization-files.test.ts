@@ -142,6 +142,25 @@ describe('POST /api/organization/{id}/upload (documents)', () => {
     expect(await t.db.select().from(documents).where(eq(documents.org_id, maple))).toHaveLength(5);
   });
 
+  it('downloads a document under its own non-ASCII name (RFC 6266 filename*), with an ASCII fallback', async () => {
+    const res = await upload(hope, 'admin', { bytes: pdf(), name: 'Reçu d’impôt "2025" / Zürich' });
+    expect(res.status).toBe(200);
+    const doc = res.json.documents.find((d: { name: string }) => d.name.startsWith('Reçu'));
+    try {
+      const file = await app.request(doc.file, { headers: { authorization: `Bearer ${tokens.admin}` } });
+      expect(file.status).toBe(200);
+      const header = file.headers.get('content-disposition') ?? '';
+      // Quotes and the slash (characters file systems refuse) are replaced; the letters are kept.
+      expect(header).toBe(
+        `attachment; filename="Re?u d?imp?t _2025_ _ Z?rich.pdf"; filename*=UTF-8''Re%C3%A7u%20d%E2%80%99imp%C3%B4t%20_2025_%20_%20Z%C3%BCrich.pdf`,
+      );
+      const encoded = header.split("filename*=UTF-8''")[1] ?? '';
+      expect(decodeURIComponent(encoded)).toBe('Reçu d’impôt _2025_ _ Zürich.pdf');
+    } finally {
+      await t.db.delete(documents).where(eq(documents.id, doc.id));
+    }
+  });
+
   it('replaces a document by file_id, removing the old file', async () => {
     const [old] = await t.db.select().from(documents).where(eq(documents.org_id, maple)).limit(1);
     const res = await upload(maple, 'admin', { bytes: pdf(), name: 'W-9 (2026)', file_id: String(old?.id) });

@@ -4,6 +4,7 @@ import type { PermissionLevel } from '../../../src/contract/access.ts';
 import { type OrganizationResponse, organizationNotFound } from '../../../src/contract/organization.ts';
 import { logoTypeMessage, maxDocuments } from '../../../src/contract/users.ts';
 import { documents, organizations } from '../../db/schema.ts';
+import { attachment, fileNamePart } from '../../http/attachment.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Deps } from '../../http/route.ts';
 import { type StoredType, sniff, storedNamePattern } from '../../storage/storage.ts';
@@ -158,7 +159,6 @@ export async function removeDocument(
   return getOrganization(deps.db, orgId, level);
 }
 
-const safeFileName = (name: string) => name.replace(/[^\w .-]+/g, '_').slice(0, 100) || 'document';
 const extensions: Record<StoredType, string> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
@@ -185,9 +185,9 @@ export async function documentFile(deps: Deps, orgId: number, documentId: number
     .orderBy(asc(documents.id));
   const stored = row ? await deps.storage.get(row.file) : undefined;
   if (!row || !stored) throw new HttpError(404, fileMessages.documentNotFound);
-  const filename = `${safeFileName(row.name)}.${extensions[stored.contentType]}`;
+  const filename = `${fileNamePart(row.name, 'document')}.${extensions[stored.contentType]}`;
   return fileResponse(stored.bytes, stored.contentType, {
-    'content-disposition': `attachment; filename="${filename}"`,
+    'content-disposition': attachment(filename),
     'cache-control': 'private, no-store',
   });
 }

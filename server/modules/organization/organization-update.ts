@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import { can, type EffectiveLevel, type PermissionLevel } from '../../../src/contract/access.ts';
+import { emailFormat } from '../../../src/contract/email.ts';
 import { type OrganizationResponse, organizationNotFound } from '../../../src/contract/organization.ts';
 import {
   fromPartialQuery,
@@ -47,7 +48,7 @@ export const PartialQuery = z.pipe(
 /** The write-only private key travels in the (optional) JSON body, never in the URL. */
 export const PartialBody = z.object({ private_key: z.optional(OrganizationPatch.shape.private_key) });
 
-const emailCheck = z.email('Please enter a valid email address');
+const emailCheck = z.string().check(emailFormat('Please enter a valid email address'));
 
 /** spec: custom donation fields are trimmed and empty ones ignored. */
 function cleanCustom(custom: Record<string, unknown>): Record<string, unknown> {

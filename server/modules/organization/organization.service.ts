@@ -1,5 +1,5 @@
 import { and, asc, eq, ilike, inArray, sql } from 'drizzle-orm';
-import type { PermissionLevel } from '../../../src/contract/access.ts';
+import { can, type PermissionLevel } from '../../../src/contract/access.ts';
 import {
   type Organization,
   type OrganizationResponse,
@@ -16,9 +16,11 @@ import {
   organizations,
   permissions,
   users,
+  webhooks,
 } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { displayName } from '../auth/auth.service.ts';
+import { listApiKeys } from '../integrations/api-keys.service.ts';
 import {
   type Actor,
   descendantIds,
@@ -251,8 +253,9 @@ export async function getOrganization(
   const [row] = await db.select().from(organizations).where(eq(organizations.id, id));
   if (!row) throw new HttpError(404, organizationNotFound(id));
   const descendants = await descendantIds(db, id);
-  const [organization, chapters] = await Promise.all([
+  const [organization, integrations, chapters] = await Promise.all([
     organizationRecord(db, row),
+    organizationIntegrations(db, id, level),
     descendants.length === 0
       ? Promise.resolve([])
       : db
@@ -267,7 +270,46 @@ export async function getOrganization(
     parent_id: row.parent_id,
     file_logo: row.file_logo,
   };
-  return { organization, accessibleOrganizations: [self, ...chapters], level };
+  return {
+    organization: { ...organization, ...integrations },
+    accessibleOrganizations: [self, ...chapters],
+    level,
+  };
+}
+
+/**
+ * The record's integration parts. Keys and webhooks are for admins (their screens' level): a key
+ * shows only its first characters and a webhook neither its bearer token nor its signing secret.
+ * Which integrations are in use, and who holds which level, every member may see.
+ */
+async function organizationIntegrations(
+  db: Queryable,
+  orgId: number,
+  level: PermissionLevel,
+): Promise<Pick<Organization, 'api_keys' | 'webhooks' | 'user_permissions' | 'active_integrations'>> {
+  const [keyList, hooks, held] = await Promise.all([
+    listApiKeys(db, orgId),
+    db
+      .select({ id: webhooks.id, url: webhooks.url, event: webhooks.event, last_code: webhooks.last_code })
+      .from(webhooks)
+      .where(eq(webhooks.organization_id, orgId))
+      .orderBy(asc(webhooks.id)),
+    db
+      .select({ user_id: permissions.user_id, org_id: permissions.org_id, level: permissions.level })
+      .from(permissions)
+      .where(eq(permissions.org_id, orgId))
+      .orderBy(asc(permissions.user_id)),
+  ]);
+  const liveHooks = hooks.filter((h) => h.url !== '');
+  const active: Organization['active_integrations'] = [];
+  if (keyList.api_keys.length > 0) active.push({ name: 'api', count: keyList.api_keys.length });
+  if (liveHooks.length > 0) active.push({ name: 'webhooks', count: liveHooks.length });
+  return {
+    api_keys: can(level, 'keys.manage') ? keyList.api_keys : [],
+    webhooks: can(level, 'webhooks.manage') ? hooks : [],
+    user_permissions: held,
+    active_integrations: active,
+  };
 }
 
 /** `%`, `_` and `\` typed by a person are literal characters, not LIKE wildcards. */

@@ -111,6 +111,47 @@ describe('GET /api/organization/{id}', () => {
     expect(res.text).not.toContain('ciphertext-of-a-secret');
   });
 
+  it('fills api_keys, webhooks, user_permissions and active_integrations, without any secret', async () => {
+    const key = await call(t.app, 'POST', `/api/organization/${ids.hopeHarbor}/api-key`, {
+      token: tokens.admin,
+    });
+    const secret = key.json.api_key.secret as string;
+    const created = await call(t.app, 'POST', `/api/organization/${ids.hopeHarbor}/webhook`, {
+      token: tokens.admin,
+    });
+    const hook = created.json.webhooks.at(-1) as { id: number; token: string; secret: string };
+    await call(t.app, 'PUT', `/api/webhook/${hook.id}`, {
+      token: tokens.admin,
+      body: { url: 'hooks.example.org/twofold', token: hook.token, event: 'status' },
+    });
+    const res = await getOrg(ids.hopeHarbor, 'admin');
+    const org = z.parse(OrganizationResponse, res.json).organization;
+    expect(org.api_keys.map((k) => k.id)).toContain(key.json.api_key.id);
+    expect(org.api_keys.find((k) => k.id === key.json.api_key.id)?.key).toBe(secret.slice(0, 11));
+    expect(org.webhooks).toContainEqual({
+      id: hook.id,
+      url: 'hooks.example.org/twofold',
+      event: 'status',
+      last_code: null,
+    });
+    expect(org.active_integrations).toEqual([
+      { name: 'api', count: org.api_keys.length },
+      { name: 'webhooks', count: 1 },
+    ]);
+    const [admin] = await t.db.select().from(users).where(eq(users.email, 'admin@twofold.test'));
+    expect(org.user_permissions).toContainEqual({
+      user_id: admin?.id,
+      org_id: ids.hopeHarbor,
+      level: 'admin',
+    });
+    expect(org.user_permissions).toHaveLength(3);
+    for (const hidden of [secret, hook.secret, hook.token]) expect(res.text).not.toContain(hidden);
+    // Keys and webhooks are the admin screens': a reader sees what is in use, not the keys.
+    const read = z.parse(OrganizationResponse, (await getOrg(ids.hopeHarbor, 'reader')).json).organization;
+    expect([read.api_keys, read.webhooks]).toEqual([[], []]);
+    expect(read.active_integrations).toEqual(org.active_integrations);
+  });
+
   it('reaches chapters through the parent, showing the parent levels as shadowed', async () => {
     const res = await getOrg(ids.northShore, 'writer');
     expect(res.status).toBe(200);

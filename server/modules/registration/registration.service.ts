@@ -160,7 +160,7 @@ export async function register(deps: Deps, input: RegistrationRequest): Promise<
       const token = await issueToken(tx, 'set_password', contact.id, setPasswordLifetimeMs);
       await enqueueMail(
         tx,
-        registrationMail({
+        await registrationMail({
           ...recipient,
           organizationName: organization.name,
           url: `${config.publicUrl}/portal/reset-password?token=${encodeURIComponent(token)}&purpose=create`,

@@ -33,6 +33,7 @@ import {
 import { statusName } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { addresses, companies, donations, donors, organizations, reports, users } from '../../db/schema.ts';
+import { attachment } from '../../http/attachment.ts';
 import { HttpError } from '../../http/errors.ts';
 import { signToken, type VerifiedToken } from '../auth/tokens.ts';
 import { batchedCsvStream, csvBatchSize, csvMessages, neutraliseCell } from '../donations/export.ts';
@@ -426,10 +427,12 @@ export function reportFileName(
   format: ReportFormat,
   now = new Date(),
 ): string {
+  // Letters and digits of every script are kept (the header carries them as filename*).
   const slug =
     report.name
+      .normalize('NFC')
       .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
       .replace(/^-|-$/g, '')
       .slice(0, 60) || `report-${report.id}`;
   return `${slug}-${now.toISOString().slice(0, 10)}.${format}`;
@@ -444,7 +447,7 @@ export async function reportDownload(
 ): Promise<Response> {
   const { report, format } = await reportOfLink(db, reportId, token, userId);
   const headers = {
-    'content-disposition': `attachment; filename="${reportFileName(report, format)}"`,
+    'content-disposition': attachment(reportFileName(report, format)),
     'cache-control': 'no-store',
   };
   if (format === 'xlsx') {

@@ -312,7 +312,7 @@ describe('report download', () => {
     expect(first.status).toBe(200);
     expect(first.response?.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(first.response?.headers.get('content-disposition')).toMatch(
-      /^attachment; filename="big-gifts-\d{4}-\d{2}-\d{2}\.csv"$/,
+      /^attachment; filename=big-gifts-\d{4}-\d{2}-\d{2}\.csv$/,
     );
     expect(first.rows).toEqual([
       ['Donor', 'Company', 'Status', 'Amount'],

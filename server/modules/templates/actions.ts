@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { html } from 'hono/html';
 import { statuses } from '../../../src/contract/statuses.ts';
 import type { Db } from '../../db/client.ts';
 import {
@@ -9,7 +10,6 @@ import {
   organizations,
   scheduledJobs,
 } from '../../db/schema.ts';
-import { escapeHtml } from '../../mail/templates.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
 import type { EmailAction } from './links.ts';
 
@@ -144,17 +144,18 @@ export function actionPage(options: {
   /** A button that performs the action (the GET page), posting back to the same address. */
   form?: { action: string; label: string } | undefined;
 }): string {
+  // hono/html escapes every interpolated value (the title and message may carry a donor's words).
   const form = options.form
-    ? `<form method="post" action="${escapeHtml(options.form.action)}"><button type="submit">${escapeHtml(options.form.label)}</button></form>`
+    ? html`<form method="post" action="${options.form.action}"><button type="submit">${options.form.label}</button></form>`
     : '';
-  return `<!doctype html>
+  return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(options.title)}</title>
+<title>${options.title}</title>
 <style>body{margin:0;padding:48px 16px;background:#f3f4f6;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1f2937}
 main{max-width:480px;margin:0 auto;background:#fff;border-radius:8px;padding:32px}h1{margin:0 0 12px;font-size:22px}
 p{font-size:16px;line-height:1.5}button{font:inherit;font-weight:600;color:#fff;background:#0f766e;border:0;border-radius:6px;padding:12px 20px;cursor:pointer}
 button:focus-visible{outline:3px solid #134e4a;outline-offset:2px}</style></head>
-<body><main><h1>${escapeHtml(options.title)}</h1><p>${escapeHtml(options.message)}</p>${form}</main></body></html>`;
+<body><main><h1>${options.title}</h1><p>${options.message}</p>${form}</main></body></html>`.toString();
 }
 
 /** What the GET page of each action says before the donor confirms it. */

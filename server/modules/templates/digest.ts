@@ -92,7 +92,7 @@ export function digestHandler(links: MailLinks): JobHandler {
     for (const to of [...recipients].sort())
       await enqueueMail(
         tx,
-        actionDigestMail({
+        await actionDigestMail({
           to,
           organizationName: org.name,
           items,

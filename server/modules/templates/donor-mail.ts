@@ -33,8 +33,8 @@ import {
 import { type DonorEmailInput, renderDonorEmails } from '../../mail/donor-email.tsx';
 import type { MailMessage } from '../../mail/templates.ts';
 import { hashToken } from '../auth/tokens.ts';
-import { logoUrl } from '../donor/donor.service.ts';
 import { signingLink } from '../esign/esign-link.ts';
+import { logoUrl } from '../organization/logo-url.ts';
 import { donorActionStatuses } from './actions.ts';
 import { templateTypeOfStatus } from './defaults.ts';
 import { actionUrl, deadlineNoticeDays, expiryNoticeDays, reminderSchedule } from './links.ts';

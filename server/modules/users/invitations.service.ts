@@ -61,8 +61,12 @@ async function mailInvitation(
   await enqueueMail(
     tx,
     inviter
-      ? organizationInvitationMail({ ...common, invitedBy: displayName(inviter), level: invitation.level })
-      : registrationConfirmMail(common),
+      ? await organizationInvitationMail({
+          ...common,
+          invitedBy: displayName(inviter),
+          level: invitation.level,
+        })
+      : await registrationConfirmMail(common),
   );
 }
 

@@ -112,7 +112,7 @@ export async function addPermission(
     const token = await issueToken(tx, 'set_password', created.id, setPasswordLifetimeMs);
     await enqueueMail(
       tx,
-      invitationMail({
+      await invitationMail({
         to: created.email,
         name: displayName(created),
         supportEmail: config.supportEmail,

@@ -1,28 +1,8 @@
 import { useEffect, useId, useState } from 'react';
-import { fetchTiers } from '../../api/dashboard.ts';
+import { fetchTiers, recordDashboardVisit } from '../../api/dashboard.ts';
 import { giftTiers, type TiersResponse } from '../../contract/dashboard.ts';
 import { formatAmount } from '../donations/donations-query.ts';
 import { displayDay } from './date-range.ts';
-
-/** Where the time of the user's last look at an organization's dashboard is kept (this browser). */
-export const seenKey = (orgId: number) => `twofold-dashboard-seen-${orgId}`;
-/** A first visit summarises the last 30 days. */
-const firstLookDays = 30;
-
-/** When the user last looked (or 30 days ago), and records now as the new last look. */
-export function takeLastSeen(orgId: number, now = new Date()): string {
-  let previous: string | null = null;
-  try {
-    previous = localStorage.getItem(seenKey(orgId));
-    localStorage.setItem(seenKey(orgId), now.toISOString());
-  } catch {
-    // Storage can be unavailable (private mode): every visit is then a first look.
-  }
-  const parsed = previous ? new Date(previous) : null;
-  return parsed && !Number.isNaN(parsed.getTime()) && parsed <= now
-    ? parsed.toISOString()
-    : new Date(now.getTime() - firstLookDays * 86_400_000).toISOString();
-}
 
 export interface GiftTierCardProps {
   amount: string;
@@ -57,16 +37,26 @@ export function GiftTierCard({
   );
 }
 
-/** The unseen summary block: what came in since the user last looked, by gift tier. */
+/**
+ * The unseen summary block: what came in since the user's last visit, by gift tier. The server
+ * keeps the visit per user and organization, so coming back from another screen (or another
+ * browser) shows the same "New since" date rather than restarting at now.
+ */
 export function UnseenSummary({ organizationId }: { organizationId: number }) {
-  const [since] = useState(() => takeLastSeen(organizationId));
   const [result, setResult] = useState<TiersResponse | null>(null);
   const id = useId();
   useEffect(() => {
-    fetchTiers(organizationId, since)
-      .then(setResult)
+    let current = true;
+    recordDashboardVisit(organizationId)
+      .then(({ since }) => fetchTiers(organizationId, since))
+      .then((tiers) => {
+        if (current) setResult(tiers);
+      })
       .catch((error: unknown) => console.error('Failed to load the gift summary', error));
-  }, [organizationId, since]);
+    return () => {
+      current = false;
+    };
+  }, [organizationId]);
   if (!result) return null;
   return (
     <section className="dashboard__block unseen" aria-labelledby={`${id}-title`} part="unseen-summary">

@@ -127,6 +127,54 @@ describe('<twofold-esign>', () => {
     assertEqual((await axeViolations(el)).join('\n'), '', 'axe violations with the pad');
   });
 
+  it('keeps strokes under the pointer after the pad is resized (a phone turned), and keeps what was drawn', async () => {
+    server({ state: 'open', message: null, form });
+    const { el, phone } = await mountOnPhone();
+    await waitFor(() => shows(root(el), 'Avery Fields'), 'the form');
+    (control(root(el), 'Draw my signature') as HTMLInputElement).click();
+    const pad = await waitFor(
+      () => root(el).querySelector<HTMLCanvasElement>('canvas[role="img"]'),
+      'the pad',
+    );
+    const ratio = devicePixelRatio || 1;
+    const sized = () => pad.width === Math.round(pad.getBoundingClientRect().width * ratio);
+    await waitFor(sized, 'the pad sized to its box');
+    const stroke = (from: [number, number], to: [number, number]) => {
+      const rect = pad.getBoundingClientRect();
+      const at = ([x, y]: [number, number]) => ({
+        clientX: rect.left + x,
+        clientY: rect.top + y,
+        pointerId: 1,
+        bubbles: true,
+        composed: true,
+      });
+      pad.dispatchEvent(new PointerEvent('pointerdown', at(from)));
+      pad.dispatchEvent(new PointerEvent('pointermove', at([(from[0] + to[0]) / 2, (from[1] + to[1]) / 2])));
+      pad.dispatchEvent(new PointerEvent('pointermove', at(to)));
+      pad.dispatchEvent(new PointerEvent('pointerup', at(to)));
+    };
+    /** Whether the pixel shown at (x, y) CSS pixels from the pad's corner is inked. */
+    const inkedAt = (x: number, y: number) => {
+      const rect = pad.getBoundingClientRect();
+      const px = Math.floor((x * pad.width) / rect.width);
+      const py = Math.floor((y * pad.height) / rect.height);
+      return (pad.getContext('2d')?.getImageData(px, py, 1, 1).data[3] ?? 0) > 0;
+    };
+    const inkedAnywhere = () =>
+      (pad.getContext('2d')?.getImageData(0, 0, pad.width, pad.height).data ?? []).some(
+        (v, i) => i % 4 === 3 && v > 0,
+      );
+    stroke([20, 40], [60, 40]);
+    assert(inkedAt(40, 40), 'the first stroke is under the pointer');
+    // The phone turns: the pad gets narrower.
+    phone.style.width = '260px';
+    await waitFor(sized, 'the pad sized to its new box');
+    assert(inkedAnywhere(), 'the first stroke is still there');
+    stroke([150, 100], [200, 100]);
+    assert(inkedAt(175, 100), 'a stroke after the resize lands under the pointer');
+    assert(!inkedAt(175, 60), 'and nowhere else on its column');
+  });
+
   it('an expired link says so and emails a new one on request', async () => {
     const calls = server({ state: 'expired', message: 'This signing link has expired.', form: null });
     const { el } = await mountOnPhone();

@@ -1,4 +1,5 @@
 import { donorMatchUpdatePath } from '../../contract/donor-paths.ts';
+import { isEmailAddress } from '../../contract/email.ts';
 /**
  * The public FAQ's content and its selection rule (spec, part 2, section 2, Public FAQ). Pure: no
  * DOM, no React, so the rule is unit-tested on its own and the element only renders what it gets.
@@ -74,7 +75,7 @@ export function cleanMatchId(value: string | null | undefined): string | null {
 export function cleanEmail(value: string | null | undefined): string | null {
   if (typeof value !== 'string') return null;
   const email = value.trim();
-  return email.length <= 255 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? email : null;
+  return email.length <= 255 && isEmailAddress(email) ? email : null;
 }
 
 /** A query flag counts when present, unless it says no ('?vr=0', '?vr=false'). */

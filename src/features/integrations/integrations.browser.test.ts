@@ -33,7 +33,8 @@ async function setup() {
   ];
   const calls = mockApi((call) => {
     if (call.path === `/api/organization/${orgId}/partial/api_keys`) return json(200, { api_keys: keys });
-    if (call.path === `/api/organization/${orgId}/api-key`)
+    // A new key is an explicit create (POST); the spec's GET would answer the existing key's record.
+    if (call.path === `/api/organization/${orgId}/api-key` && call.method === 'POST')
       return json(200, { api_key: { ...key(2), secret: 'tf_abcd2xyzTHE-WHOLE-SECRET-KEY-SHOWN-ONCE' } });
     if (call.path.startsWith(`/api/organization/${orgId}/api-key/`)) return json(200, { api_key: key(1) });
     return json(404, { message: 'Not found' });
