@@ -553,7 +553,11 @@ function SuggestionQueue({ onApplied }: { onApplied: () => void }) {
                 label={`Review note for ${s.company.name}`}
                 value={notes[s.id] ?? ''}
                 maxLength={2000}
-                onChange={(e) => setNotes((n) => ({ ...n, [s.id]: e.target.value }))}
+                onChange={(e) => {
+                  // Read now, not in the updater, which may run after the event is done.
+                  const value = e.target.value;
+                  setNotes((n) => ({ ...n, [s.id]: value }));
+                }}
               />
               <div className="companies__review">
                 <Button disabled={busy === s.id} onClick={() => void review(s, 'accept')}>
