@@ -76,20 +76,26 @@ test('webhooks: a delivery that failed before it went through lists both attempt
   const codes = [503];
   const server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => res.writeHead(codes.shift() ?? 200).end(codes.length ? 'down' : 'thanks'));
+    req.on('end', () => {
+      const code = codes.shift() ?? 200;
+      res.writeHead(code).end(code === 200 ? 'thanks' : 'down for maintenance');
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const api = await adminApi(request);
     const created = await request.post(`/api/organization/${api.hopeId}/webhook`, { headers: api.headers });
+    expect(created.status(), await created.text()).toBe(201);
     const hooks = (await created.json()).webhooks as Array<{ id: number }>;
     const id = Math.max(...hooks.map((h) => h.id));
     const port = (server.address() as AddressInfo).port;
-    await request.put(`/api/webhook/${id}`, {
+    const changed = await request.put(`/api/webhook/${id}`, {
       headers: api.headers,
-      data: { url: `127.0.0.1:${port}/shot` },
+      data: { url: `127.0.0.1:${port}/shot`, event: 'status' },
     });
-    expect((await request.post(`/api/webhook/${id}/test`, { headers: api.headers })).ok()).toBe(true);
+    expect(changed.status(), await changed.text()).toBe(200);
+    const sent = await request.post(`/api/webhook/${id}/test`, { headers: api.headers });
+    expect(sent.ok(), await sent.text()).toBe(true);
     // The first attempt meets the 503; the retry 5 s later lands.
     await expect
       .poll(
