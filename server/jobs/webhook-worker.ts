@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { Webhook as Signer } from 'standardwebhooks';
+import { webhookDelivered } from '../../src/contract/integrations.ts';
 import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/rows.ts';
 import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema.ts';
@@ -48,9 +49,6 @@ type Claimed = {
 
 /** With WEBHOOK_ALLOW_PRIVATE, receivers on these hosts (a developer's machine or network) are called over http. */
 const localHost = /^(localhost|127\.[0-9.]+|\[::1\]|10\.[0-9.]+|192\.168\.[0-9.]+)(:[0-9]+)?(\/|$)/i;
-
-/** 2xx is delivered; anything else (and no answer at all) is retried. */
-const delivered = (status: number) => status >= 200 && status < 300;
 
 /**
  * Sends queued webhook deliveries. Each round claims due deliveries in a short transaction (FOR
@@ -131,7 +129,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
       response = error instanceof Error ? error.message : String(error);
       durationMs = error instanceof OutboundError ? error.durationMs : 0;
     }
-    const ok = code !== null && delivered(code);
+    const ok = webhookDelivered(code);
     const finished = now();
     const delay = schedule[Math.min(delivery.attempts - 1, schedule.length - 1)] ?? 60_000;
     // The last attempt is made at give_up_at, so a delivery is tried for its whole lifetime.

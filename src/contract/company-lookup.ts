@@ -81,3 +81,11 @@ export function methodLabel(method: string | null): string {
       return 'Not known yet';
   }
 }
+
+/** How the company confirms a gift (spec: "verify: both, email, phone"), in words. */
+export function verifyLabel(verify: string | null): string {
+  if (verify === 'both') return 'By email and phone';
+  if (verify === 'email') return 'By email';
+  if (verify === 'phone') return 'By phone';
+  return 'Not known yet';
+}

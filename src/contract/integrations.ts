@@ -144,15 +144,33 @@ export const WebhookDelivery = z.object({
   last_code: z.nullable(z.number()),
   created_at: z.string(),
   next_attempt_at: z.nullable(z.string()),
+  /**
+   * Every attempt, newest first, the failed ones before a success included: when, the HTTP status
+   * (null: no answer), whether it counted as delivered, what went wrong (null when it did), how
+   * long it took and the start of the answer's body.
+   */
   log: z.array(
     z.object({
       at: z.string(),
       status_code: z.nullable(z.number()),
+      ok: z.boolean(),
+      error: z.nullable(z.string()),
       duration_ms: z.number(),
       response: z.string(),
     }),
   ),
 });
+
+/** An answer that delivers a webhook: any 2xx (Standard Webhooks); anything else is retried. */
+export const webhookDelivered = (status: number | null): boolean =>
+  status !== null && status >= 200 && status < 300;
+
+/** What went wrong with an attempt, in words, or null when it delivered. */
+export function webhookAttemptError(status: number | null, response: string): string | null {
+  if (webhookDelivered(status)) return null;
+  if (status === null) return response.trim() || 'No answer';
+  return `HTTP ${status}`;
+}
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 export const WebhookDeliveryList = z.object({ deliveries: z.array(WebhookDelivery) });
 export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>;

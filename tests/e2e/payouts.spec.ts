@@ -188,3 +188,54 @@ test('a payout report is matched, the ambiguous line resolved, and the confirmat
     trend.getByRole('row', { name: new RegExp(`^${january}`) }).getByRole('link', { name: amount }),
   ).toBeVisible();
 });
+
+// Issue 30: a report of no known vendor is mapped by hand. The second changed column used to
+// blank the whole screen (an onChange read the event inside a deferred state update) and lose the
+// upload; every change, the third going back to the first column, keeps the mapper and the preview.
+test('a report of unknown columns is mapped column by column, and the preview survives each change', async ({
+  page,
+  request,
+}) => {
+  const api = await adminApi(request);
+  const riley = { name: `Riley Moss ${stamp}`, email: `riley-${stamp}@example.org` };
+  await createMatch(request, api, riley, 80, `${year}-02-03`);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+
+  const report = [
+    'Staff Member,Contact,Org,Sum Matched,Notes',
+    `${riley.name},${riley.email},${company},80.00,Q1 match`,
+    `Sam Unknown ${stamp},sam-${stamp}@example.org,${company},25.00,`,
+  ].join('\n');
+  await signIn(page, 'admin@twofold.test');
+  await page.locator('twofold-sidebar').getByRole('link', { name: 'Payouts' }).click();
+  await page.getByLabel('Payout report (.csv, .xlsx, .xls)').setInputFiles({
+    name: `own-sheet-${stamp}.csv`,
+    mimeType: 'text/csv',
+    buffer: Buffer.from(report),
+  });
+  await page.getByRole('button', { name: 'Preview' }).click();
+  const mapper = page.locator('twofold-payouts');
+  await expect(mapper.getByText('The columns of this report are not ones we know.')).toBeVisible();
+
+  const column = (name: string) => mapper.getByRole('combobox', { name, exact: true });
+  await column('Staff Member').selectOption({ label: 'Donor email' });
+  await expect(column('Staff Member')).toHaveValue('donor_email');
+  await column('Contact').selectOption({ label: 'Donor email' });
+  await expect(column('Contact')).toHaveValue('donor_email');
+  // Two columns on one field: the mapper says so, and is still there.
+  await expect(mapper.getByRole('alert').filter({ hasText: 'Mapping Error' })).toBeVisible();
+  // Third change, back on the first column.
+  await column('Staff Member').selectOption({ label: 'Donor name (full)' });
+  await column('Sum Matched').selectOption({ label: 'Amount paid (match)' });
+  await column('Org').selectOption({ label: 'Company' });
+  await expect(column('Staff Member')).toHaveValue('donor_name');
+  await expect(column('Contact')).toHaveValue('donor_email');
+  await expect(mapper.getByText('Ready to match.')).toBeVisible();
+  expect(errors).toEqual([]);
+
+  await mapper.getByRole('button', { name: 'Match these lines' }).click();
+  await expect(mapper.getByText('1 matched, 0 to pick, 1 without a match.')).toBeVisible();
+  await expect(mapper.getByRole('cell', { name: new RegExp(riley.name) }).first()).toBeVisible();
+  expect(errors).toEqual([]);
+});

@@ -9,6 +9,7 @@ import {
 import { DonationListQuery, donationMessages } from '../../../src/contract/donations.ts';
 import { queryId } from '../../../src/contract/fields.ts';
 import { reportFormats } from '../../../src/contract/reports.ts';
+import { HttpError } from '../../http/errors.ts';
 import { IdParams, orgFromIdParam } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
 import { currentPacket } from '../esign/esign.service.ts';
@@ -100,6 +101,9 @@ export const donationsIoRoutes = [
     },
     handler: ({ deps, params, query, user }) => {
       const { report_id, format, ...filters } = query;
+      // The list's export is CSV only (PostgreSQL's COPY); a workbook is a saved report's. Asked
+      // for one without a report, say so rather than hand back a CSV named as asked.
+      if (report_id === undefined && format === 'xlsx') throw new HttpError(400, csvMessages.xlsxNeedsReport);
       return report_id === undefined
         ? csvLink(deps.db, deps.config.jwtSecret, user.id, params.id, filters)
         : reportLink(deps.db, deps.config.jwtSecret, user.id, params.id, Number(report_id), format ?? 'csv');

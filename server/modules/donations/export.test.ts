@@ -341,4 +341,15 @@ describe('CSV export', () => {
       ).status,
     ).toBe(400);
   });
+
+  it('refuses an .xlsx of the list (a workbook is a saved report’s) instead of a CSV under that name', async () => {
+    const asked = await call(t.app, 'GET', `/api/donation/${org.parent}/csv-token?format=xlsx`, {
+      token: token.reader,
+    });
+    expect(asked).toMatchObject({ status: 400, json: { message: csvMessages.xlsxNeedsReport } });
+    const csv = await call(t.app, 'GET', `/api/donation/${org.parent}/csv-token?format=csv`, {
+      token: token.reader,
+    });
+    expect(csv.status).toBe(200);
+  });
 });

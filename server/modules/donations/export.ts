@@ -28,6 +28,7 @@ export const csvBatchSize = 2000;
 
 export const csvMessages = {
   expired: 'This download link has expired or is not valid. Start the download again.',
+  xlsxNeedsReport: 'The donations list downloads as CSV; save a report to download an Excel (.xlsx) file.',
 } as const;
 
 export const csvColumns = [

@@ -337,3 +337,129 @@ describe('reading files', () => {
     });
   });
 });
+
+/**
+ * Issue 30: a typical export had 3 of 8 columns recognised. Header rows as the platforms write
+ * them, through the same read and proposal the Test call makes; every column is asserted.
+ */
+describe('the automatic mapping of usual platform and CRM exports', () => {
+  const proposed = (headerRow: string) =>
+    proposeMap(readTable('export.csv', bytes(`${headerRow}\n1,2,3\n`)).headers);
+
+  it("reads the issue's typical export and a Raiser's Edge gift export", () => {
+    expect(
+      proposed(
+        'Gift Date,Donor Email Address,Employer,Gift Amount,First Name,Last Name,Campaign,Payment Method',
+      ),
+    ).toEqual({
+      gift_date: 'donated_at',
+      donor_email_address: 'donor.email',
+      employer: 'company.name',
+      gift_amount: 'amount',
+      first_name: 'donor.name',
+      last_name: 'donor.name',
+      // No target of their own: kept on the match as custom fields.
+      campaign: 'custom.campaign',
+      payment_method: 'custom.payment_method',
+    });
+    expect(
+      proposed(
+        'Constituent ID,Gift ID,Gift Date,Gift Amount ($),Constituent Name,Preferred Email,Employer Name,Fund',
+      ),
+    ).toEqual({
+      constituent_id: 'custom.constituent_id',
+      gift_id: 'transaction_id',
+      gift_date: 'donated_at',
+      gift_amount: 'amount',
+      constituent_name: 'donor.name',
+      preferred_email: 'donor.email',
+      employer_name: 'company.name',
+      fund: 'custom.fund',
+    });
+  });
+
+  it('reads Salesforce NPSP, Bloomerang and Classy exports', () => {
+    expect(proposed('Opportunity ID,Close Date,Amount,Primary Contact,Primary Email,Company,Stage')).toEqual({
+      opportunity_id: 'transaction_id',
+      close_date: 'donated_at',
+      amount: 'amount',
+      primary_contact: 'donor.name',
+      primary_email: 'donor.email',
+      company: 'company.name',
+      stage: 'custom.stage',
+    });
+    expect(
+      proposed('Transaction ID,Date Received,Donation Amount,Full Name,Email Address,EMPLOYER,Phone Number'),
+    ).toEqual({
+      transaction_id: 'transaction_id',
+      date_received: 'donated_at',
+      donation_amount: 'amount',
+      full_name: 'donor.name',
+      email_address: 'donor.email',
+      employer: 'company.name',
+      phone_number: 'donor.phone',
+    });
+    expect(
+      proposed(
+        'Transaction Date,Gross Transaction Amount,Billing First Name,Billing Last Name,Email Address (Primary),Company Name,Billing Postal Code',
+      ),
+    ).toEqual({
+      transaction_date: 'donated_at',
+      gross_transaction_amount: 'amount',
+      billing_first_name: 'donor.name',
+      billing_last_name: 'donor.name',
+      email_address_primary: 'donor.email',
+      company_name: 'company.name',
+      billing_postal_code: 'zip',
+    });
+  });
+
+  it('reads DonorPerfect, Givebutter, Donorbox, Neon and PayPal Giving exports, spelling and case aside', () => {
+    expect(proposed('gift_date,amount,first_name,last_name,email,employer,gift_id')).toEqual({
+      gift_date: 'donated_at',
+      amount: 'amount',
+      first_name: 'donor.name',
+      last_name: 'donor.name',
+      email: 'donor.email',
+      employer: 'company.name',
+      gift_id: 'transaction_id',
+    });
+    expect(
+      proposed(
+        'Donation Date,Donation Amount (USD),Donor Name,Donor Email,Matching Gift Company,Address Line 1,City',
+      ),
+    ).toEqual({
+      donation_date: 'donated_at',
+      donation_amount_usd: 'amount',
+      donor_name: 'donor.name',
+      donor_email: 'donor.email',
+      matching_gift_company: 'company.name',
+      address_line_1: 'address.street',
+      city: 'city',
+    });
+    expect(proposed('donation-date,  DONATION amount ,E-Mail,Employer/Company,Account ID')).toEqual({
+      donation_date: 'donated_at',
+      donation_amount: 'amount',
+      e_mail: 'donor.email',
+      employer_company: 'company.name',
+      account_id: 'custom.account_id',
+    });
+    expect(proposed('Gift Date (MM/DD/YYYY),Gross Amount,Donor Full Name,Email 1,Workplace')).toEqual({
+      gift_date_mm_dd_yyyy: 'donated_at',
+      gross_amount: 'amount',
+      donor_full_name: 'donor.name',
+      email_1: 'donor.email',
+      workplace: 'company.name',
+    });
+  });
+
+  it('gives one column each target: a second email or amount column stays a custom field', () => {
+    expect(proposed('Email,Secondary Email,Amount,Net Amount,Home Email')).toEqual({
+      email: 'donor.email',
+      secondary_email: 'custom.secondary_email',
+      amount: 'amount',
+      net_amount: 'custom.net_amount',
+      home_email: 'custom.home_email',
+    });
+  });
+});

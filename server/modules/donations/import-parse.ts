@@ -12,6 +12,7 @@ import {
 } from '../../../src/contract/donation-import.ts';
 import { hiddenCustomKeys } from '../../../src/contract/donations.ts';
 import { isEmailAddress } from '../../../src/contract/email.ts';
+import { recogniseImportHeader } from '../../../src/contract/import-headers.ts';
 import { HttpError } from '../../http/errors.ts';
 
 /**
@@ -178,90 +179,6 @@ export function readTable(
   };
 }
 
-/** Usual headers of donation-platform and CRM exports (normalised) and the target each means. */
-const synonyms: Record<string, string> = {};
-const recognise = (target: string, headers: string[]) => {
-  for (const h of headers) synonyms[h] = target;
-};
-recognise('amount', [
-  'amount',
-  'gift_amount',
-  'donation_amount',
-  'total',
-  'total_amount',
-  'amount_donated',
-  'donation_total',
-  'gift_total',
-  'payment_amount',
-]);
-recognise('donated_at', [
-  'donated_at',
-  'donation_date',
-  'gift_date',
-  'date',
-  'created_at',
-  'date_donated',
-  'transaction_date',
-  'payment_date',
-  'received_date',
-  'date_received',
-]);
-recognise('company.name', [
-  'employer',
-  'company',
-  'company_name',
-  'employer_name',
-  'matching_company',
-  'matching_gift_company',
-]);
-recognise('company.id', ['company_id', 'employer_id']);
-recognise('donor.email', ['donor_email', 'email', 'email_address', 'e_mail', 'donor_email_address']);
-recognise('donor.name', ['donor_name', 'name', 'full_name', 'donor_full_name']);
-const nameParts = ['first_name', 'last_name', 'donor_first_name', 'donor_last_name', 'first', 'last'];
-recognise('transaction_id', [
-  'transaction_id',
-  'gift_id',
-  'donation_id',
-  'reference',
-  'reference_number',
-  'reference_id',
-  'transaction',
-  'transaction_number',
-  'receipt_number',
-  'receipt_id',
-]);
-recognise('donor.phone', ['phone', 'phone_number', 'donor_phone', 'mobile', 'mobile_phone']);
-recognise('address.street', [
-  'address',
-  'street',
-  'street_address',
-  'address_1',
-  'address1',
-  'address_line_1',
-]);
-recognise('street2', ['street2', 'street_2', 'address_2', 'address2', 'address_line_2']);
-recognise('city', ['city', 'town']);
-recognise('state', ['state', 'province', 'region', 'state_province']);
-recognise('zip', ['zip', 'zip_code', 'zipcode', 'postal_code', 'postcode']);
-recognise('country', ['country']);
-recognise('organization_name', [
-  'organization',
-  'organization_name',
-  'organisation',
-  'organisation_name',
-  'chapter',
-  'chapter_name',
-  'nonprofit',
-  'nonprofit_name',
-  'school',
-]);
-recognise('organization_id', ['organization_id', 'organisation_id', 'chapter_id']);
-recognise('ein', ['ein', 'tax_id', 'organization_ein']);
-recognise('status', ['status', 'status_name']);
-recognise('status_id', ['status_id']);
-recognise('amply_id', ['amply_id']);
-recognise('billed_organization_id', ['billed_organization_id']);
-
 /**
  * The proposed map: each recognised header to its target (the first column to claim a target
  * wins; later ones become custom fields), anything else to custom.{column}. First Name and Last
@@ -270,9 +187,12 @@ recognise('billed_organization_id', ['billed_organization_id']);
 export function proposeMap(headers: string[]): ImportMap {
   const map: ImportMap = {};
   const taken = new Set<string>();
-  const hasFullName = headers.some((h) => synonyms[h] === 'donor.name');
-  for (const header of headers) {
-    const target = nameParts.includes(header) && !hasFullName ? 'donor.name' : synonyms[header];
+  const meanings = headers.map(recogniseImportHeader);
+  const hasFullName = meanings.includes('donor.name');
+  for (const [i, header] of headers.entries()) {
+    const meaning = meanings[i];
+    const part = meaning === 'donor.first_name' || meaning === 'donor.last_name';
+    const target = part ? (hasFullName ? undefined : 'donor.name') : (meaning ?? undefined);
     if (target && (target === 'donor.name' || !taken.has(target))) {
       map[header] = target;
       taken.add(target);

@@ -6,6 +6,8 @@ import {
   type WebhookDeliveryList,
   type WebhookList,
   type WebhookUpdate,
+  webhookAttemptError,
+  webhookDelivered,
 } from '../../../src/contract/integrations.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { webhookAttempts, webhookDeliveries, webhooks } from '../../db/schema.ts';
@@ -132,6 +134,8 @@ export async function listDeliveries(db: Queryable, webhookId: number): Promise<
         .map((a) => ({
           at: a.at.toISOString(),
           status_code: a.status_code,
+          ok: webhookDelivered(a.status_code),
+          error: webhookAttemptError(a.status_code, a.response),
           duration_ms: a.duration_ms,
           response: a.response,
         })),

@@ -299,6 +299,41 @@ describe('delivery', () => {
     expect(log.json.deliveries[0].log[1].duration_ms).toEqual(expect.any(Number));
   });
 
+  it('keeps every attempt of a delivery that failed twice and then went through, each with its error', async () => {
+    const hook = await newWebhook(hope, { url: `127.0.0.1:${port}/flaky` });
+    await setStatus(await storedDonation(hope), 4);
+    answers = [
+      { status: 0, hang: true },
+      { status: 500, body: 'boom' },
+    ];
+    await worker({ timeoutMs: 300 }).runOnce();
+    offsetMs += 6000;
+    await worker().runOnce();
+    offsetMs += 6 * 60_000;
+    await worker().runOnce();
+    const [delivery] = await deliveriesOf(hook.id);
+    expect(delivery).toMatchObject({ status: 'delivered', attempts: 3, last_code: 200 });
+
+    const log = await call(t.app, 'GET', `/api/webhook/${hook.id}/deliveries`, { token: admin });
+    expect(log.status).toBe(200);
+    const attempts = log.json.deliveries[0].log as Array<Record<string, unknown>>;
+    // Newest first; the two failures before the success are all there.
+    expect(attempts.map((a) => [a.status_code, a.ok])).toEqual([
+      [200, true],
+      [500, false],
+      [null, false],
+    ]);
+    expect(attempts[0]).toMatchObject({ error: null, response: 'ok' });
+    expect(attempts[1]).toMatchObject({ error: 'HTTP 500', response: 'boom' });
+    expect(attempts[2]?.error).toEqual(expect.stringMatching(/\S/));
+    expect(attempts[2]?.error).not.toBe('HTTP 0');
+    for (const a of attempts) {
+      expect(Number.isNaN(Date.parse(String(a.at)))).toBe(false);
+      expect(a.duration_ms).toEqual(expect.any(Number));
+    }
+    expect(Date.parse(String(attempts[0]?.at))).toBeGreaterThan(Date.parse(String(attempts[2]?.at)));
+  });
+
   it('gives up after about a day of failures', async () => {
     const hook = await newWebhook(hope, { url: `127.0.0.1:${port}/hook` });
     await setStatus(await storedDonation(hope), 4);

@@ -205,15 +205,47 @@ const money = (cents: number) => (cents / 100).toFixed(2);
 const companyName = sql<string | null>`coalesce(${companies.name}, ${donations.company_name})`;
 
 /** Each column: what it selects, how a cell shows it, and how it sorts. */
+/**
+ * Typed workbook cells (issue 30: every cell was text, so Excel could not sum amounts or sort
+ * dates). Amounts are numbers in dollars under a currency format; dates are Excel date serials
+ * (days since 1899-12-30) under a date format, which Excel shows and sorts as dates. The serial is
+ * computed from the UTC day, as the CSV's day is, so the machine's time zone never shifts a date.
+ */
+const moneyFormat = '"$"#,##0.00';
+const dateFormat = 'yyyy-mm-dd';
+const excelEpochDays = 25_569; // 1970-01-01 as an Excel serial
+const empty = (v: unknown) => v === null || v === undefined || v === '';
+const moneyCell = (v: unknown): XLSX.CellObject =>
+  empty(v) ? { t: 'z' } : { t: 'n', v: Number(v) / 100, z: moneyFormat };
+const dateCell = (v: unknown): XLSX.CellObject => {
+  if (empty(v)) return { t: 'z' };
+  const day = v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10);
+  const [y, m, d] = day.split('-').map(Number);
+  const serial = Date.UTC(y ?? 0, (m ?? 1) - 1, d ?? 1) / 86_400_000 + excelEpochDays;
+  return Number.isFinite(serial) ? { t: 'n', v: serial, z: dateFormat } : { t: 's', v: text(v) };
+};
+
 const columnSql: Record<
   ReportColumn,
-  { select: SQL | AnyPgColumn; sort: SQL; cell: (v: unknown) => string }
+  {
+    select: SQL | AnyPgColumn;
+    sort: SQL;
+    cell: (v: unknown) => string;
+    /** The workbook cell, when it is not the CSV's text. */
+    xlsx?: (v: unknown) => XLSX.CellObject;
+  }
 > = {
-  'donations.id': { select: donations.id, sort: sql`${donations.id}`, cell: (v) => String(v) },
+  'donations.id': {
+    select: donations.id,
+    sort: sql`${donations.id}`,
+    cell: (v) => String(v),
+    xlsx: (v) => ({ t: 'n', v: Number(v), z: '0' }),
+  },
   'donations.donated_at': {
     select: donations.donated_at,
     sort: sql`${donations.donated_at}`,
     cell: (v) => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10)),
+    xlsx: dateCell,
   },
   'donations.transaction_id': {
     select: donations.transaction_id,
@@ -224,6 +256,7 @@ const columnSql: Record<
     select: donations.amount_cents,
     sort: sql`${donations.amount_cents}`,
     cell: (v) => money(Number(v)),
+    xlsx: moneyCell,
   },
   'users.name': { select: donors.name, sort: sql`lower(coalesce(${donors.name}, ''))`, cell: text },
   'users.email': { select: donors.email, sort: sql`coalesce(${donors.email}, '')`, cell: text },
@@ -250,11 +283,13 @@ const columnSql: Record<
     select: donations.paid_cents,
     sort: sql`coalesce(${donations.paid_cents}, -1)`,
     cell: (v) => (v === null || v === undefined ? '' : money(Number(v))),
+    xlsx: moneyCell,
   },
   'donations.paid_at': {
     select: donations.paid_at,
     sort: sql`coalesce(${donations.paid_at}, '0001-01-01'::date)`,
     cell: (v) => (v === null || v === undefined ? '' : String(v).slice(0, 10)),
+    xlsx: dateCell,
   },
 };
 
@@ -405,10 +440,16 @@ export async function reportXlsx(db: Queryable, report: ReportRow): Promise<Uint
       413,
       `This report has more than ${maxXlsxRows.toLocaleString('en-US')} rows; download it as CSV instead.`,
     );
-  const header = report.columns.filter(([id]) => id in columnSql).map(([, name]) => name);
+  const columns = report.columns.filter(([id]) => id in columnSql) as Array<[ReportColumn, string]>;
+  const header = columns.map(([, name]) => name);
   const next = reportBatches(db, report);
-  const record = recordOf(report);
-  const data: string[][] = [header];
+  const record = (row: Row): XLSX.CellObject[] =>
+    columns.map(([id], i) => {
+      const { cell, xlsx } = columnSql[id];
+      const value = row[`c${i}`];
+      return xlsx ? xlsx(value) : { t: 's', v: cell(value) };
+    });
+  const data: Array<Array<string | XLSX.CellObject>> = [header];
   let last: Row | undefined;
   for (;;) {
     const rows = await next(last, csvBatchSize);
@@ -417,7 +458,10 @@ export async function reportXlsx(db: Queryable, report: ReportRow): Promise<Uint
     if (!last || rows.length < csvBatchSize) break;
   }
   const book = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(data), 'Report');
+  const sheet = XLSX.utils.aoa_to_sheet(data);
+  // Wide enough for each header and a formatted amount or date, so nothing opens as ####.
+  sheet['!cols'] = header.map((name) => ({ wch: Math.max(12, Math.min(40, name.length + 2)) }));
+  XLSX.utils.book_append_sheet(book, sheet, 'Report');
   return new Uint8Array(XLSX.write(book, { type: 'array', bookType: 'xlsx' }) as ArrayBuffer);
 }
 

@@ -82,10 +82,11 @@ async function download(reportId: number, as = token.writer, format = 'csv', org
   const response = await t.app.request(link.json.url as string);
   const bytes = new Uint8Array(await response.arrayBuffer());
   if (format === 'xlsx') {
-    const book = XLSX.read(bytes, { type: 'array' });
+    // As Excel reads it: number formats kept, date-formatted numbers as dates.
+    const book = XLSX.read(bytes, { type: 'array', cellNF: true, cellDates: true });
     const sheet = book.Sheets[book.SheetNames[0] ?? ''];
     const rows = sheet ? (XLSX.utils.sheet_to_json(sheet, { header: 1, raw: false }) as string[][]) : [];
-    return { status: response.status, response, rows };
+    return { status: response.status, response, rows, sheet };
   }
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
   return { status: response.status, response, text, rows: parse(text, { bom: true }) as string[][] };
@@ -356,8 +357,56 @@ describe('report download', () => {
     expect(status).toBe(200);
     expect(rows).toEqual([
       ['Email', 'Amount'],
-      ['cy@example.org', '250.00'],
+      ['cy@example.org', '$250.00'],
     ]);
+  });
+
+  it('writes amounts as numbers under a currency format and dates as dates, so Excel sums and sorts', async () => {
+    const paid = await gift(org.parent, {
+      amount_cents: 123_456,
+      paid_cents: 61_728,
+      paid_at: '2025-04-30',
+      donated_at: new Date('2025-03-31T23:30:00Z'),
+      donor: ['Di Typed', 'di@example.org'],
+    });
+    const unpaid = await gift(org.parent, {
+      amount_cents: 5_005,
+      donated_at: new Date('2024-12-01T00:10:00Z'),
+    });
+    const saved = await save(
+      reportBody({
+        columns: {
+          'donations.id': 'ID',
+          'donations.donated_at': 'Donated',
+          'donations.amount': 'Amount',
+          'users.name': 'Donor',
+          'donations.paid_amount': 'Paid',
+          'donations.paid_at': 'Paid on',
+        },
+      }),
+    );
+    const { status, sheet } = await download(saved.json.report.id, token.writer, 'xlsx');
+    expect(status).toBe(200);
+    if (!sheet) throw new Error('no sheet');
+    const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true });
+    const rowOf = (id: number) => rows.findIndex((r) => r[0] === id) + 1; // 1-based sheet row
+    const cell = (col: string, id: number) => sheet[`${col}${rowOf(id)}`] as XLSX.CellObject;
+    expect(rowOf(paid)).toBeGreaterThan(1);
+
+    expect(cell('A', paid)).toMatchObject({ t: 'n', v: paid });
+    // The UTC day, as the CSV has it, whatever the server's time zone.
+    expect(cell('B', paid)).toMatchObject({ t: 'd', w: '2025-03-31', z: 'yyyy-mm-dd' });
+    expect((cell('B', paid).v as Date).toISOString().slice(0, 10)).toBe('2025-03-31');
+    expect(cell('C', paid)).toMatchObject({ t: 'n', v: 1234.56, z: '"$"#,##0.00', w: '$1,234.56' });
+    expect(cell('D', paid)).toMatchObject({ t: 's', v: 'Di Typed' });
+    expect(cell('E', paid)).toMatchObject({ t: 'n', v: 617.28, z: '"$"#,##0.00' });
+    expect(cell('F', paid)).toMatchObject({ t: 'd', w: '2025-04-30' });
+
+    expect(cell('B', unpaid)).toMatchObject({ t: 'd', w: '2024-12-01' });
+    expect(cell('C', unpaid)).toMatchObject({ t: 'n', v: 50.05 });
+    // Not received: the payment cells are empty, not a zero or an empty string.
+    expect(cell('E', unpaid)).toBeUndefined();
+    expect(cell('F', unpaid)).toBeUndefined();
   });
 
   it('refuses an expired or tampered link, and one whose user lost the report', async () => {

@@ -110,7 +110,9 @@ export const shippedTemplates: Record<TemplateTypeId, TemplateTexts> = {
     paragraph_one_3:
       'This is our last reminder: {{matching_employer_name}} will match your gift to {{receiving_org_name}} once you tell its matching gift team about it.',
     paragraph_two:
-      'Email {{matching_employer_contact_email}} (or your HR team) with your gift to {{receiving_org_name}}, EIN {{receiving_org_ein}}, transaction {{donation_transaction_id}}.',
+      // {{matching_employer_contact_email}} already reads "your matching gift or HR team" when the
+      // company names no address, so the sentence adds no alternative of its own.
+      'Email {{matching_employer_contact_email}} about your gift to {{receiving_org_name}} (EIN {{receiving_org_ein}}, transaction {{donation_transaction_id}}).',
     step_one_title: 'Tell your matching gift team',
     step_one_text: 'Then tell us, so we stop reminding you.',
     step_one_btn: "I've done it",

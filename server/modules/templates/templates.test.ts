@@ -214,6 +214,40 @@ describe('versions (spec section 4)', () => {
   });
 });
 
+describe('the shipped Default of template 8', () => {
+  it('reads naturally once its variables are filled, and reaches organizations that kept the Default', async () => {
+    // An organization whose Default row was stored by an earlier release, with that release's text.
+    await t.db.insert(emailTemplates).values({
+      organization_id: org.hope,
+      status_id: 8,
+      version: 0,
+      live: true,
+      paragraph_two:
+        'Email {{matching_employer_contact_email}} (or your HR team) with your gift to {{receiving_org_name}}, EIN {{receiving_org_ein}}, transaction {{donation_transaction_id}}.',
+    });
+    const res = await list(8);
+    expect(res.status).toBe(200);
+    const [def] = res.json.templates;
+    expect(def).toMatchObject({ version: 0, label: 'Default', live: true });
+    expect(def.paragraph_two).toBe(shippedTemplates[8].paragraph_two);
+
+    const preview = await t.app.request(`${base()}/preview-template`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token.reader}`, 'content-type': 'application/json' },
+      body: JSON.stringify(shippedTemplates[8]),
+    });
+    expect(preview.status).toBe(200);
+    const text = (await preview.text()).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(text).toContain(
+      'Email your matching gift or HR team about your gift to Hope Harbor Foundation (EIN',
+    );
+    expect(text).toContain('transaction TX-10042).');
+    // The team is named once, not twice over.
+    expect(text.match(/HR team/g)).toHaveLength(1);
+    expect(text).not.toContain('(or your HR team)');
+  });
+});
+
 describe('preview-template', () => {
   it('renders the posted texts with an example match, variables filled and escaped', async () => {
     const res = await t.app.request(`${base()}/preview-template`, {

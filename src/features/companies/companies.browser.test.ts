@@ -35,6 +35,14 @@ const company = (id: number, name: string): CompanyDetail => ({
 });
 
 const all = Array.from({ length: 30 }, (_, i) => company(i + 1, `Company ${String(i + 1).padStart(2, '0')}`));
+// Issue 30: an e-sign company and a CSR-portal one, whose codes the dialog showed as is.
+all[2] = {
+  ...company(3, 'Company 03'),
+  match_method: 'esign',
+  verify: 'both',
+  deadline_rule: 'days-after-gift',
+};
+all[3] = { ...company(4, 'Company 04'), match_method: 'csr', verify: 'phone', csr_vendor: 'Benevity' };
 
 function server() {
   return mockApi((call) => {
@@ -58,7 +66,15 @@ function server() {
             id: 1,
             created_at: '2026-01-05T10:00:00.000Z',
             user: { id: 9, name: 'Sasha Patel', email: 'super@twofold.test' },
-            changes: [{ field: 'match_ratio', from: 1, to: 2 }],
+            changes: [
+              { field: 'match_ratio', from: 1, to: 2 },
+              ...(Number(one[1]) === 4
+                ? [
+                    { field: 'match_method', from: 'esign', to: 'csr' },
+                    { field: 'verify', from: 'both', to: 'phone' },
+                  ]
+                : []),
+            ],
             suggestion_id: null,
           },
         ],
@@ -110,5 +126,44 @@ describe('<twofold-companies> for staff who are not super users', () => {
     );
     assertEqual(checked.length, 2, 'the two categories of the 42');
     assertEqual((await axeViolations(el)).join('\n'), '', 'axe violations in the dialog');
+  });
+
+  it('names the method and the verification in words, not codes, in the dialog and its history, twice', async () => {
+    server();
+    const el = await mount('twofold-companies');
+    const root = el.shadowRoot as ShadowRoot;
+    await waitFor(() => text(root).includes('Company 03'), 'the list');
+    const dialogText = () => root.querySelector('dialog')?.textContent ?? '';
+    const chosen = (label: string) => {
+      const select = control<HTMLSelectElement>(root, label);
+      return select.selectedOptions[0]?.textContent ?? '';
+    };
+    for (const round of [1, 2]) {
+      button(root, 'Company 03')?.click();
+      await waitFor(() => dialogText().includes('Sasha Patel'), `company 3, round ${round}`);
+      assertEqual(chosen('Method'), 'Electronic signature', 'the e-sign method');
+      assertEqual(chosen('Verify'), 'By email and phone', 'both ways of verifying');
+      const methods = [...control<HTMLSelectElement>(root, 'Method').options].map((o) => o.textContent);
+      for (const code of ['form', 'mail', 'esign', 'paper', 'contact', 'csr'])
+        assert(!methods.includes(code), `no '${code}' among the method options`);
+      assert(methods.includes("The company's giving portal"), 'the CSR method in words');
+      button(root, 'Close')?.click();
+      await waitFor(() => !root.querySelector('dialog'), 'closed');
+
+      button(root, 'Company 04')?.click();
+      await waitFor(() => dialogText().includes('Sasha Patel'), `company 4, round ${round}`);
+      assertEqual(chosen('Method'), "The company's giving portal", 'the CSR method');
+      assertEqual(chosen('Verify'), 'By phone', 'by phone');
+      assert(
+        dialogText().includes("Method: Electronic signature → The company's giving portal"),
+        'the history in words',
+      );
+      assert(dialogText().includes('Verify: By email and phone → By phone'), 'the verify change in words');
+      assert(!/\b(esign|csr)\b/.test(dialogText()), 'no raw code anywhere in the dialog');
+      assertEqual((await axeViolations(el)).join('\n'), '', 'axe violations in the dialog');
+      button(root, 'Close')?.click();
+      await waitFor(() => !root.querySelector('dialog'), 'closed');
+    }
+    el.remove();
   });
 });

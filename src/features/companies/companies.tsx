@@ -25,6 +25,7 @@ import {
   methodLabel,
   programLabel,
   ratioLabel,
+  verifyLabel,
 } from '../../contract/company-lookup.ts';
 import { initSession, isSuperUser } from '../../state/session.ts';
 import { toast } from '../../state/toasts.ts';
@@ -199,6 +200,8 @@ export function Companies() {
       </details>
       {openId !== null ? (
         <CompanyDialog
+          // One dialog per company: another company never shows the last one's form while loading.
+          key={openId}
           id={openId}
           editable={superUser}
           onClose={() => setOpenId(null)}
@@ -314,7 +317,7 @@ function CompanyDialog({
               value={form.match_method}
               disabled={readOnly}
               placeholder="Not known"
-              options={options(matchMethods)}
+              options={options(matchMethods, methodLabel)}
               onChange={(e) => set('match_method', e.target.value)}
             />
             <SelectField
@@ -322,7 +325,7 @@ function CompanyDialog({
               value={form.verify}
               disabled={readOnly}
               placeholder="Not known"
-              options={options(verifyMethods)}
+              options={options(verifyMethods, verifyLabel)}
               onChange={(e) => set('verify', e.target.value)}
             />
             <Field
@@ -553,7 +556,11 @@ function SuggestionQueue({ onApplied }: { onApplied: () => void }) {
                 label={`Review note for ${s.company.name}`}
                 value={notes[s.id] ?? ''}
                 maxLength={2000}
-                onChange={(e) => setNotes((n) => ({ ...n, [s.id]: e.target.value }))}
+                onChange={(e) => {
+                  // Read now, not in the updater, which may run after the event is done.
+                  const value = e.target.value;
+                  setNotes((n) => ({ ...n, [s.id]: value }));
+                }}
               />
               <div className="companies__review">
                 <Button disabled={busy === s.id} onClick={() => void review(s, 'accept')}>

@@ -53,5 +53,13 @@ describe('the company dialog form', () => {
     expect(shownValue('minimum_match_cents', 2500)).toBe('$25');
     expect(shownValue('match_ratio', 0.5)).toBe('0.5:1');
     expect(shownValue('guide', null)).toBe('(none)');
+    // The history and the suggestions queue name codes in the portal's words, not as stored.
+    expect(shownValue('match_method', 'esign')).toBe('Electronic signature');
+    expect(shownValue('match_method', 'csr')).toBe("The company's giving portal");
+    expect(shownValue('verify', 'both')).toBe('By email and phone');
+    expect(shownValue('program', 'company-site-only')).toBe(
+      'Matches gifts made through its own giving site only',
+    );
+    expect(shownValue('deadline_rule', 'year-end')).toBe('By the end of the year of the gift');
   });
 });

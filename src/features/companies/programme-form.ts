@@ -1,4 +1,5 @@
 import type { CompanyProgramme } from '../../contract/company-admin.ts';
+import { deadlineLabel, methodLabel, programLabel, verifyLabel } from '../../contract/company-lookup.ts';
 
 /** The dialog's form: amounts in dollars and numbers as typed, so a half-typed value is kept. */
 export type ProgrammeForm = {
@@ -94,6 +95,13 @@ export function shownValue(field: string, value: unknown): string {
   if ((field === 'minimum_match_cents' || field === 'maximum_match_cents') && typeof value === 'number')
     return `$${(value / 100).toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
   if (field === 'match_ratio' && typeof value === 'number') return `${value}:1`;
+  // Codes in the words the rest of the portal uses (issue 30: 'esign', 'csr' were shown as is).
+  if (typeof value === 'string') {
+    if (field === 'match_method') return methodLabel(value);
+    if (field === 'verify') return verifyLabel(value);
+    if (field === 'program') return programLabel(value);
+    if (field === 'deadline_rule') return deadlineLabel(value, null);
+  }
   if (Array.isArray(value)) return value.length ? value.join(', ') : '(none)';
   return String(value);
 }

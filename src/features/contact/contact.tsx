@@ -63,8 +63,11 @@ export function Contact() {
     value: values[key],
     error: errors[key],
     maxLength: contactLimits[key],
-    onChange: (event: { target: { value: string } }) =>
-      setValues((v) => ({ ...v, [key]: event.target.value })),
+    onChange: (event: { target: { value: string } }) => {
+      // Read now, not in the updater, which may run after the event is done.
+      const value = event.target.value;
+      setValues((v) => ({ ...v, [key]: value }));
+    },
   });
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {

@@ -374,7 +374,11 @@ function EditForm({
           maxLength={200}
           value={values.name}
           error={errors.name}
-          onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))}
+          onChange={(e) => {
+            // Read now, not in the updater, which may run after the event is done.
+            const name = e.target.value;
+            setValues((v) => ({ ...v, name }));
+          }}
         />
         <Field
           label="Email"
@@ -385,7 +389,10 @@ function EditForm({
           maxLength={320}
           value={values.email}
           error={errors.email}
-          onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))}
+          onChange={(e) => {
+            const email = e.target.value;
+            setValues((v) => ({ ...v, email }));
+          }}
         />
         {emailChanged ? (
           <p className="donor-update__warning" role="alert" part="email-warning">

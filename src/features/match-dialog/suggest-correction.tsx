@@ -3,7 +3,7 @@ import { errorMessage } from '../../api/client.ts';
 import { suggestCorrection } from '../../api/company-admin.ts';
 import { deadlineRules, matchMethods } from '../../contract/companies.ts';
 import type { CompanyProgramme } from '../../contract/company-admin.ts';
-import { deadlineLabel } from '../../contract/company-lookup.ts';
+import { deadlineLabel, methodLabel } from '../../contract/company-lookup.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { Field, SelectField, TextAreaField } from '../../ui/field.tsx';
@@ -85,7 +85,7 @@ export function SuggestCorrection({ companyId, companyName }: { companyId: numbe
 
   const choices =
     field === 'match_method'
-      ? matchMethods.map((m) => ({ value: m, label: m }))
+      ? matchMethods.map((m) => ({ value: m, label: methodLabel(m) }))
       : field === 'deadline_rule'
         ? deadlineRules.map((r) => ({ value: r, label: deadlineLabel(r, null) }))
         : null;

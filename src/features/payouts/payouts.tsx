@@ -258,7 +258,11 @@ function Mapper({
             label={original || header}
             options={options}
             value={map[header] ?? skipTarget}
-            onChange={(e) => setMap((m) => ({ ...m, [header]: e.currentTarget.value }))}
+            onChange={(e) => {
+              // Read now: React clears currentTarget before a deferred state updater runs.
+              const value = e.currentTarget.value;
+              setMap((m) => ({ ...m, [header]: value }));
+            }}
           />
         ))}
       </div>

@@ -153,8 +153,11 @@ export function Registration({ supportEmail = defaultSupportEmail }: Registratio
 
   if (outcome) return <RegistrationOutcome outcome={outcome} supportEmail={supportEmail} />;
 
-  const set = (key: TextKey) => (event: { target: { value: string } }) =>
-    setValues((v) => ({ ...v, [key]: event.target.value }));
+  const set = (key: TextKey) => (event: { target: { value: string } }) => {
+    // Read now, not in the updater, which may run after the event is done.
+    const value = event.target.value;
+    setValues((v) => ({ ...v, [key]: value }));
+  };
   const toggleCategory = (id: number, checked: boolean) =>
     setValues((v) => ({
       ...v,

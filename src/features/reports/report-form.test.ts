@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../contract/reports.ts';
-import { copyBody, draftOf, draftProblems, newDraft, toBody, toggleColumn } from './report-form.ts';
+import {
+  copyBody,
+  draftOf,
+  draftProblems,
+  moveColumn,
+  newDraft,
+  toBody,
+  toggleColumn,
+} from './report-form.ts';
 
 const saved: Report = {
   id: 7,
@@ -80,23 +88,43 @@ describe('the report form', () => {
 });
 
 describe('choosing columns', () => {
-  it('puts each newly checked column after the ones already chosen, in the order picked', () => {
-    let columns = newDraft().columns;
+  it('checks and unchecks a column where it stands: the list never reorders itself', () => {
+    const start = newDraft().columns;
+    let columns = start;
     for (const id of ['users.name', 'companies.name', 'statuses.name', 'donations.amount'] as const)
       columns = toggleColumn(columns, id, true);
+    // The same order as before any tick: a second click lands on the column the user aimed at.
+    expect(columns.map((c) => c.id)).toEqual(start.map((c) => c.id));
     expect(columns.filter((c) => c.selected).map((c) => c.id)).toEqual([
-      'users.name',
-      'companies.name',
-      'statuses.name',
       'donations.amount',
+      'users.name',
+      'statuses.name',
+      'companies.name',
     ]);
     columns = toggleColumn(columns, 'companies.name', false);
+    expect(columns.map((c) => c.id)).toEqual(start.map((c) => c.id));
     expect(columns.filter((c) => c.selected).map((c) => c.id)).toEqual([
+      'donations.amount',
       'users.name',
       'statuses.name',
-      'donations.amount',
     ]);
     // The spec's twelve, and the paid amount and date.
     expect(columns).toHaveLength(14);
+  });
+
+  it('moves a column one place only when asked, and not past either end', () => {
+    const start = newDraft().columns;
+    const ids = (columns: typeof start) => columns.map((c) => c.id).slice(0, 5);
+    const down = moveColumn(start, 0, 1);
+    expect(ids(down)).toEqual([
+      'donations.donated_at',
+      'donations.id',
+      'donations.transaction_id',
+      'donations.amount',
+      'users.name',
+    ]);
+    expect(ids(moveColumn(down, 1, -1))).toEqual(ids(start));
+    expect(moveColumn(start, 0, -1)).toBe(start);
+    expect(moveColumn(start, start.length - 1, 1)).toBe(start);
   });
 });

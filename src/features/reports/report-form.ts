@@ -119,19 +119,28 @@ export function draftProblems(draft: ReportDraft): Record<string, string> | null
 }
 
 /**
- * Checks or unchecks a column. A newly checked column joins the end of the chosen ones, so the
- * file's columns come in the order they were picked (the arrows reorder them after).
+ * Checks or unchecks a column where it stands. Ticking never moves a column (issue 30: a ticked
+ * column jumped up the list, so the next click landed on another one); the file's order is the
+ * list's order, changed only by `moveColumn`.
  */
 export function toggleColumn(
   columns: ReportDraft['columns'],
   id: ReportColumn,
   selected: boolean,
 ): ReportDraft['columns'] {
-  const column = columns.find((c) => c.id === id);
-  if (!column) return columns;
-  const rest = columns.filter((c) => c.id !== id);
-  const updated = { ...column, selected };
-  if (!selected) return columns.map((c) => (c.id === id ? updated : c));
-  const lastChosen = rest.reduce((last, c, i) => (c.selected ? i : last), -1);
-  return [...rest.slice(0, lastChosen + 1), updated, ...rest.slice(lastChosen + 1)];
+  return columns.map((c) => (c.id === id ? { ...c, selected } : c));
+}
+
+/** The columns with the one at `index` moved one place up (-1) or down (1); unchanged at an end. */
+export function moveColumn(
+  columns: ReportDraft['columns'],
+  index: number,
+  by: -1 | 1,
+): ReportDraft['columns'] {
+  const to = index + by;
+  if (index < 0 || index >= columns.length || to < 0 || to >= columns.length) return columns;
+  const moved = [...columns];
+  const [column] = moved.splice(index, 1);
+  if (column) moved.splice(to, 0, column);
+  return moved;
 }

@@ -1,4 +1,5 @@
 import '../donations/donations-test-session.ts';
+import { sendKeys, sendMouse } from '@web/test-runner-commands';
 // The session (a signed-in writer of organization 7) is in place before the bundles load.
 import '../../../dist/elements/twofold-report-builder.js';
 import '../../../dist/elements/twofold-toaster.js';
@@ -102,6 +103,75 @@ describe('<twofold-report-builder>', () => {
     );
     assertEqual((body.filters as Record<string, unknown>)['donations.amount'], '>200', 'amount filter');
     assertEqual([body.sort_field, body.ascending].join(), 'donations.id,true', 'default sort');
+  });
+
+  it('clears each error once fixed, ticks columns where they stand and moves them only by the arrows, twice', async () => {
+    const { root, calls } = await setup(standardApi);
+    (await waitFor(() => button(root, 'New Report'), 'New Report')).click();
+    (await waitFor(() => button(root, 'Save Report'), 'the form')).click();
+    await waitFor(() => errorTexts(root).length === 2, 'two errors');
+    const name = control(root, 'Report name *');
+    const labels = () => [...root.querySelectorAll('.reports__check')].map((l) => l.textContent?.trim());
+    const before = labels();
+    const center = (label: string) => {
+      const box = control(root, label).getBoundingClientRect();
+      return [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)] as [number, number];
+    };
+    const checked = () =>
+      [...root.querySelectorAll<HTMLInputElement>('.reports__check input')]
+        .filter((i) => i.checked)
+        .map((i) => i.parentElement?.textContent?.trim());
+
+    for (const round of [1, 2]) {
+      // Each error goes as soon as its field is fixed, and comes back when it is undone.
+      fill(name, `Round ${round}`);
+      await waitFor(() => errorTexts(root).length === 1, 'the name error gone');
+      assertEqual(errorTexts(root)[0], 'You must select at least one column', 'the columns error stays');
+      fill(name, '');
+      await waitFor(() => errorTexts(root)[0] === 'Report name is required', 'the name error back');
+      fill(name, `Round ${round}`);
+
+      // Two clicks where the two boxes were before either click: each lands on the box aimed at.
+      control(root, 'Company').scrollIntoView({ block: 'center' });
+      const company = center('Company');
+      const email = center('Donor Email');
+      await sendMouse({ type: 'click', position: company });
+      await waitFor(() => errorTexts(root).length === 0, 'the columns error gone');
+      await sendMouse({ type: 'click', position: email });
+      await waitFor(() => checked().length === 2, 'two columns ticked');
+      assertEqual(checked().join(), 'Donor Email,Company', 'the two aimed at, in the list order');
+      assertEqual(labels().join(), before.join(), 'ticking moved nothing');
+      if (round === 1) {
+        // Unticking all brings the columns error back.
+        for (const label of ['Company', 'Donor Email']) control(root, label).click();
+        await waitFor(() => errorTexts(root)[0] === 'You must select at least one column', 'columns error');
+      }
+    }
+
+    // Company two places up by keyboard: the arrow keeps the focus while its row moves.
+    const up = () => button(root, 'Move Company up') as HTMLButtonElement;
+    up().focus();
+    await sendKeys({ press: 'Enter' });
+    await waitFor(() => labels().indexOf('Company') === before.indexOf('Company') - 1, 'moved up once');
+    await waitFor(() => root.activeElement === up(), 'focus on the moved arrow');
+    await sendKeys({ press: 'Space' });
+    await waitFor(() => labels().indexOf('Company') === before.indexOf('Company') - 2, 'moved up twice');
+    assertEqual(root.activeElement, up(), 'focus still on the arrow');
+    assert(byText(root, `Company moved to position ${before.indexOf('Company') - 1} of 14.`), 'announced');
+    // Donor Email to the very end by keyboard: the focus goes to its other arrow at the end.
+    button(root, 'Move Donor Email down')?.focus();
+    for (let i = labels().indexOf('Donor Email'); i < 13; i++) {
+      await sendKeys({ press: 'Enter' });
+      await waitFor(() => labels().indexOf('Donor Email') === i + 1, `Donor Email at ${i + 1}`);
+    }
+    await waitFor(() => root.activeElement === button(root, 'Move Donor Email up'), 'focus on up');
+
+    button(root, 'Save Report')?.click();
+    const post = await waitFor(() => calls.find((c) => c.method === 'POST'), 'the report sent');
+    const body = post.body as { name: string; columns: object };
+    assertEqual(body.name, 'Round 2', 'the name');
+    assertEqual(Object.keys(body.columns).join(), 'companies.name,users.email', 'the moved order');
+    assertEqual(JSON.stringify(await axeViolations(root.host)), '[]', 'axe');
   });
 
   it("copies with '(Copy)' and deletes after 'Are you sure you want to delete this report?'", async () => {

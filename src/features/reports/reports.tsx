@@ -9,6 +9,7 @@ import {
   type FilterableColumn,
   filterableColumns,
   type Report,
+  type ReportColumn,
   type ReportFormat,
   type ReportScope,
   reportColumns,
@@ -31,6 +32,7 @@ import {
   copyBody,
   draftOf,
   draftProblems,
+  moveColumn,
   newDraft,
   type ReportDraft,
   toBody,
@@ -369,7 +371,14 @@ function ReportForm({
   onCancel: () => void;
 }) {
   const [draft, setDraft] = useState(initial);
-  const [problems, setProblems] = useState<Record<string, string> | null>(null);
+  // After the first Save the problems follow the form, so each message goes as soon as it is
+  // fixed (issue 30: they stayed on screen until the next Save).
+  const [attempted, setAttempted] = useState(false);
+  const problems = attempted ? draftProblems(draft) : null;
+  // The column whose arrow was used: its arrow keeps the focus after the list re-renders.
+  const [moved, setMoved] = useState<{ column: ReportColumn; by: -1 | 1 } | null>(null);
+  const [moveNote, setMoveNote] = useState('');
+  const listRef = useRef<HTMLUListElement>(null);
   const [saving, setSaving] = useState(false);
   const titleRef = useRef<HTMLHeadingElement>(null);
   const id = useId();
@@ -378,9 +387,8 @@ function ReportForm({
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    const found = draftProblems(draft);
-    setProblems(found);
-    if (found) return;
+    setAttempted(true);
+    if (draftProblems(draft)) return;
     setSaving(true);
     try {
       await saveReport(organizationId, toBody(draft));
@@ -393,13 +401,27 @@ function ReportForm({
     }
   };
 
-  const move = (index: number, by: -1 | 1) =>
-    setDraft((d) => {
-      const columns = [...d.columns];
-      const [column] = columns.splice(index, 1);
-      if (column) columns.splice(index + by, 0, column);
-      return { ...d, columns };
-    });
+  const move = (index: number, by: -1 | 1) => {
+    const column = draft.columns[index];
+    if (!column) return;
+    setDraft((d) => ({ ...d, columns: moveColumn(d.columns, index, by) }));
+    setMoved({ column: column.id, by });
+    setMoveNote(
+      `${reportColumns[column.id]} moved to position ${index + by + 1} of ${draft.columns.length}.`,
+    );
+  };
+  useEffect(() => {
+    if (!moved) return;
+    // Moving a row can take the focused arrow out of the document; at either end the arrow is
+    // disabled, so the focus goes to the other one.
+    const label = reportColumns[moved.column];
+    const buttons = listRef.current?.querySelectorAll<HTMLButtonElement>('button') ?? [];
+    const named = (dir: string) =>
+      [...buttons].find((b) => b.getAttribute('aria-label') === `Move ${label} ${dir}`);
+    const same = named(moved.by < 0 ? 'up' : 'down');
+    const target = same && !same.disabled ? same : named(moved.by < 0 ? 'down' : 'up');
+    target?.focus();
+  }, [moved]);
   const anyDay = (value: string, any: string) => (value === any ? '' : value);
 
   return (
@@ -453,7 +475,10 @@ function ReportForm({
             {problems.columns}
           </p>
         ) : null}
-        <ul className="reports__column-list">
+        <p className="visually-hidden" role="status">
+          {moveNote}
+        </p>
+        <ul className="reports__column-list" ref={listRef}>
           {draft.columns.map((column, index) => (
             <li key={column.id} className="reports__column">
               <label className="reports__check">

@@ -56,7 +56,53 @@ async function setup(initial: Webhook[], level: 'read' | 'write' | 'admin' = 'ad
             last_code: 503,
             created_at: '2025-03-01T00:00:00.000Z',
             next_attempt_at: '2025-03-01T00:05:00.000Z',
-            log: [{ at: '2025-03-01T00:00:05.000Z', status_code: 503, duration_ms: 12, response: 'down' }],
+            log: [
+              {
+                at: '2025-03-01T00:00:05.000Z',
+                status_code: 503,
+                ok: false,
+                error: 'HTTP 503',
+                duration_ms: 12,
+                response: 'down',
+              },
+            ],
+          },
+          {
+            id: 6,
+            event: 'status',
+            donation_id: 43,
+            status: 'delivered',
+            attempts: 3,
+            last_code: 200,
+            created_at: '2025-03-01T00:00:00.000Z',
+            next_attempt_at: null,
+            // Newest first, as the server answers.
+            log: [
+              {
+                at: '2025-03-01T00:05:10.000Z',
+                status_code: 200,
+                ok: true,
+                error: null,
+                duration_ms: 30,
+                response: 'ok',
+              },
+              {
+                at: '2025-03-01T00:00:10.000Z',
+                status_code: 500,
+                ok: false,
+                error: 'HTTP 500',
+                duration_ms: 41,
+                response: 'boom',
+              },
+              {
+                at: '2025-03-01T00:00:01.000Z',
+                status_code: null,
+                ok: false,
+                error: 'connect ECONNREFUSED',
+                duration_ms: 3,
+                response: 'connect ECONNREFUSED',
+              },
+            ],
           },
         ],
       });
@@ -120,6 +166,32 @@ describe('<twofold-webhooks>', () => {
       'the redeliver call',
     );
     await waitFor(() => byText(toasts, 'Redelivery queued'), 'the queued toast');
+    el.remove();
+  });
+
+  it('lists every attempt of a delivery, the failures before its success too, each time the log opens', async () => {
+    const { el, root } = await setup([hook(1)]);
+    await waitFor(() => byText(root, 'Webhook 1'), 'the webhook');
+    for (const round of [1, 2]) {
+      button(root, 'Deliveries')?.click();
+      const list = await waitFor(
+        () => root.querySelector<HTMLOListElement>('ol[aria-label="Attempts of delivery 6"]'),
+        `the attempts, round ${round}`,
+      );
+      const items = [...list.querySelectorAll('li')].map((li) => li.textContent?.replace(/\s+/g, ' ').trim());
+      assertEqual(items.length, 3, 'three attempts');
+      assert(
+        /^Attempt 1: .* · no answer · 3 ms · failed: connect ECONNREFUSED$/.test(items[0] ?? ''),
+        `${items[0]}`,
+      );
+      assert(/^Attempt 2: .* · 500 · 41 ms · failed: HTTP 500boom$/.test(items[1] ?? ''), `${items[1]}`);
+      assert(/^Attempt 3: .* · 200 · 30 ms · delivered(ok)?$/.test(items[2] ?? ''), `${items[2]}`);
+      assert(byText(root, 'delivered (3 attempts)'), 'the delivery status');
+      assertEqual(JSON.stringify(await axeViolations(root.host)), '[]', 'axe');
+      // Closing the log and opening it again shows the same attempts.
+      button(root, 'Hide deliveries')?.click();
+      await waitFor(() => !root.querySelector('ol[aria-label="Attempts of delivery 6"]'), 'the log closed');
+    }
     el.remove();
   });
 });

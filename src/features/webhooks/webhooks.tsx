@@ -296,8 +296,7 @@ function DeliveryLog({ webhookId }: { webhookId: number }) {
           <tr>
             <th scope="col">Event</th>
             <th scope="col">Status</th>
-            <th scope="col">Last attempt</th>
-            <th scope="col">Response</th>
+            <th scope="col">Attempts</th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -305,7 +304,9 @@ function DeliveryLog({ webhookId }: { webhookId: number }) {
         </thead>
         <tbody>
           {deliveries.map((delivery) => {
-            const last = delivery.log[0];
+            // The server lists attempts newest first; read in the order they happened, so a
+            // failure before a success is seen (issue 30: only the last attempt was shown).
+            const attempts = [...delivery.log].reverse();
             return (
               <tr key={delivery.id}>
                 <td>
@@ -317,11 +318,29 @@ function DeliveryLog({ webhookId }: { webhookId: number }) {
                   {delivery.attempts > 1 ? ` (${delivery.attempts} attempts)` : ''}
                 </td>
                 <td>
-                  {last
-                    ? `${format(new Date(last.at), 'MMM d, h:mm:ss a')} · ${last.status_code ?? 'no answer'} · ${last.duration_ms} ms`
-                    : 'waiting'}
+                  {attempts.length === 0 ? (
+                    'waiting'
+                  ) : (
+                    <ol className="webhooks__attempts" aria-label={`Attempts of delivery ${delivery.id}`}>
+                      {attempts.map((attempt, i) => (
+                        <li
+                          key={attempt.at}
+                          className={
+                            attempt.ok ? 'webhooks__attempt' : 'webhooks__attempt webhooks__attempt--failed'
+                          }
+                        >
+                          <span>
+                            {`Attempt ${i + 1}: ${format(new Date(attempt.at), 'MMM d, h:mm:ss a')} · ${attempt.status_code ?? 'no answer'} · ${attempt.duration_ms} ms · `}
+                            <strong>{attempt.ok ? 'delivered' : `failed: ${attempt.error ?? ''}`}</strong>
+                          </span>
+                          {attempt.response && attempt.response !== attempt.error ? (
+                            <span className="webhooks__response">{attempt.response.slice(0, 120)}</span>
+                          ) : null}
+                        </li>
+                      ))}
+                    </ol>
+                  )}
                 </td>
-                <td className="webhooks__response">{last?.response.slice(0, 120) ?? ''}</td>
                 <td>
                   <Button
                     variant="link"
