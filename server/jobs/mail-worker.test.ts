@@ -183,16 +183,20 @@ describe('delivery over SMTP (a real SMTP server in-process)', () => {
   let smtpUrl = '';
   /** Each message as the SMTP server received it (headers and body). */
   let received: string[] = [];
+  /** When set, the server takes a message's data and never answers it (a stalled server). */
+  let stall = false;
   beforeAll(async () => {
     t = await createTestContext();
     server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['AUTH', 'STARTTLS'],
+      disableReverseLookup: true,
       logger: false,
       onData(stream, _session, callback) {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
+          if (stall) return;
           received.push(Buffer.concat(chunks).toString('utf8'));
           callback();
         });
@@ -302,4 +306,24 @@ describe('delivery over SMTP (a real SMTP server in-process)', () => {
         row.to,
       ).toHaveLength(row.to === 'kill2@example.org' ? 2 : 1);
   });
+
+  it('a send to a stalled server gives up by itself, its waits bounded by the lease, and is retried later', async () => {
+    await t.db.delete(outbox);
+    received = [];
+    stall = true;
+    try {
+      await enqueueMail(t.db, message('stalled@example.org'));
+      const leaseMs = 8000;
+      const smtp = smtpTransport(smtpUrl, from, leaseMs);
+      const worker = createMailWorker({ db: t.db, transport: smtp, logger: memoryLogger(), leaseMs });
+      // nodemailer's own 10 minutes of silence would hold the round (and outlast the lease).
+      expect(await worker.runOnce()).toBe(1);
+      smtp.close?.();
+      const [row] = await rows();
+      expect(row).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(row?.last_error).toMatch(/timeout/i);
+    } finally {
+      stall = false;
+    }
+  }, 30_000);
 });
