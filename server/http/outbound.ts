@@ -1,7 +1,9 @@
+import dns, { type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import net, { type LookupFunction } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { addressRefusal } from './address-policy.ts';
 
 /** What came back from an outbound POST: the status, the start of the body and how long it took. */
 export type OutboundResponse = { status: number; body: string; durationMs: number };
@@ -27,12 +29,69 @@ export type OutboundOptions = {
   lookup?: LookupFunction;
 };
 
-// One pair of filtering agents for the process. Each checks the address a connection is about to
-// use (after DNS, so a name that resolves to a private address is refused on every request, and a
-// rebinding answer cannot slip past an earlier check). Metadata addresses (169.254.169.254,
-// fd00:ec2::254) are link-local or unique-local, outside 'unicast', so they are refused too.
-const filteringHttps = new RequestFilteringHttpsAgent({ keepAlive: false });
-const filteringHttp = new RequestFilteringHttpAgent({ keepAlive: false });
+/** A name's answers pass on only when every address in them is public (addressRefusal). */
+export function guardedLookup(lookup: LookupFunction): LookupFunction {
+  return (hostname, options, callback) => {
+    lookup(hostname, options, (error, address, family) => {
+      if (error) return callback(error, address, family);
+      const answers: LookupAddress[] = Array.isArray(address) ? address : [{ address, family: family ?? 0 }];
+      for (const answer of answers) {
+        const refusal = addressRefusal(answer.address);
+        if (refusal) return callback(new Error(`${hostname}: ${refusal}`), address, family);
+      }
+      callback(null, address, family);
+    });
+  };
+}
+
+type Connect<O> = (
+  options: O,
+  callback?: (err: Error | null, stream: Duplex) => void,
+) => Duplex | null | undefined;
+
+/**
+ * Checks the address a connection is about to use: an IP literal before connecting, a name's
+ * answers in the lookup the socket connects with (after DNS, on every connection, so a
+ * rebinding answer cannot slip past an earlier check).
+ */
+function guardedConnect<O extends { host?: string | null | undefined; lookup?: LookupFunction | undefined }>(
+  options: O,
+  callback: ((err: Error | null, stream: Duplex) => void) | undefined,
+  connect: Connect<O>,
+): Duplex | null | undefined {
+  const host = options.host?.replace(/^\[(.*)\]$/, '$1');
+  const refusal = host && net.isIP(host) !== 0 ? addressRefusal(host) : null;
+  if (refusal) {
+    const socket = new net.Socket();
+    if (callback) callback(new Error(refusal), socket);
+    else socket.destroy(new Error(refusal));
+    return socket;
+  }
+  return connect({ ...options, lookup: guardedLookup(options.lookup ?? dns.lookup) }, callback);
+}
+
+class GuardedHttpAgent extends http.Agent {
+  override createConnection(
+    options: http.ClientRequestArgs,
+    callback?: (err: Error | null, stream: Duplex) => void,
+  ) {
+    return guardedConnect(options, callback, (o, cb) => super.createConnection(o, cb));
+  }
+}
+
+class GuardedHttpsAgent extends https.Agent {
+  override createConnection(
+    options: https.RequestOptions,
+    callback?: (err: Error | null, stream: Duplex) => void,
+  ) {
+    return guardedConnect(options, callback, (o, cb) => super.createConnection(o, cb));
+  }
+}
+
+// One pair of guarded agents for the process (address-policy.ts says what is public; metadata
+// addresses such as 169.254.169.254 and fd00:ec2::254 are link-local or unique-local, so refused).
+const guardedHttps = new GuardedHttpsAgent({ keepAlive: false });
+const guardedHttp = new GuardedHttpAgent({ keepAlive: false });
 
 /**
  * POSTs a JSON body to a URL given by a customer, guarded so it cannot be turned against our own
@@ -66,7 +125,7 @@ export function postJson(
       reject(new OutboundError('URLs with credentials are not allowed', elapsed()));
       return;
     }
-    const agent = options.allowPrivate ? undefined : secure ? filteringHttps : filteringHttp;
+    const agent = options.allowPrivate ? undefined : secure ? guardedHttps : guardedHttp;
     const request = (secure ? https : http).request(
       target,
       {

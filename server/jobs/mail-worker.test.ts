@@ -1,11 +1,13 @@
-import { eq, sql } from 'drizzle-orm';
+import type { AddressInfo } from 'node:net';
+import { asc, eq, sql } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../app.ts';
 import { outbox } from '../db/schema.ts';
 import { seedDemo } from '../db/seed.ts';
 import { memoryLogger } from '../http/logger.ts';
 import type { MailMessage } from '../mail/templates.ts';
-import type { MailTransport } from '../mail/transport.ts';
+import { type MailTransport, smtpTransport } from '../mail/transport.ts';
 import { call } from '../test-helpers.ts';
 import { createTestContext, createTestDatabase, type TestContext, testConfig } from '../testing.ts';
 import { createMailWorker } from './mail-worker.ts';
@@ -137,6 +139,28 @@ describe('the mail worker', () => {
     expect(pending).toEqual([]);
   });
 
+  it('never sends a message twice when a slow round outlasts the lease and a second worker runs meanwhile', async () => {
+    await clear();
+    for (let i = 0; i < 3; i++) await enqueueMail(t.db, message(`slow${i}@example.org`));
+    const sent: string[] = [];
+    // Each send takes 2 s against a 3 s lease: a round of three outlasts a lease taken at its start.
+    const slow: MailTransport = {
+      kind: 'smtp',
+      send: async (mail) => {
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        sent.push(mail.to);
+      },
+    };
+    const a = createMailWorker({ db: t.db, transport: slow, logger: memoryLogger(), leaseMs: 3000 });
+    const b = createMailWorker({ db: t.db, transport: slow, logger: memoryLogger(), leaseMs: 3000 });
+    const roundA = a.runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 3400));
+    await Promise.all([roundA, b.runOnce()]);
+    expect(sent.sort()).toEqual(['slow0@example.org', 'slow1@example.org', 'slow2@example.org']);
+    const pending = await t.db.select().from(outbox).where(eq(outbox.status, 'pending'));
+    expect(pending).toEqual([]);
+  });
+
   it('delivers on its own once started, and stops cleanly', async () => {
     await clear();
     const transport = recordingTransport();
@@ -151,4 +175,155 @@ describe('the mail worker', () => {
     const [late] = await t.db.select().from(outbox).where(eq(outbox.to, 'after-stop@example.org'));
     expect(late?.status).toBe('pending');
   });
+});
+
+describe('delivery over SMTP (a real SMTP server in-process)', () => {
+  let t: TestContext;
+  let server: SMTPServer;
+  let smtpUrl = '';
+  /** Each message as the SMTP server received it (headers and body). */
+  let received: string[] = [];
+  /** When set, the server takes a message's data and never answers it (a stalled server). */
+  let stall = false;
+  beforeAll(async () => {
+    t = await createTestContext();
+    server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['AUTH', 'STARTTLS'],
+      disableReverseLookup: true,
+      logger: false,
+      onData(stream, _session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          if (stall) return;
+          received.push(Buffer.concat(chunks).toString('utf8'));
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    smtpUrl = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await t.close();
+  });
+
+  const from = 'Twofold <noreply@twofold.test>';
+  const header = (raw: string, name: string) => new RegExp(`^${name}: *(.*)$`, 'im').exec(raw)?.[1]?.trim();
+  const rows = () => t.db.select().from(outbox).orderBy(asc(outbox.id));
+  /** What the Message-ID of an outbox row must be: made from its id and creation time. */
+  const expectedId = (row: { id: number; created_at: Date }) =>
+    `<outbox-${row.id}-${row.created_at.getTime()}@twofold.test>`;
+
+  it('a retry after a send whose answer was lost carries the same Message-ID, made from the outbox row', async () => {
+    await t.db.delete(outbox);
+    received = [];
+    await enqueueMail(t.db, message('twice@example.org'));
+    await enqueueMail(t.db, message('other@example.org'));
+    const smtp = smtpTransport(smtpUrl, from);
+    let calls = 0;
+    // The server accepts the first message, but the worker never learns it (the reply is lost).
+    const lossy: MailTransport = {
+      kind: 'smtp',
+      send: async (mail, ref) => {
+        calls++;
+        await smtp.send(mail, ref);
+        if (calls === 1) throw new Error('Connection closed before the 250 reply');
+      },
+    };
+    const worker = createMailWorker({ db: t.db, transport: lossy, logger: memoryLogger() });
+    expect(await worker.runOnce()).toBe(2);
+    await t.db.update(outbox).set({ next_attempt_at: sql`now() - interval '1 second'` });
+    expect(await worker.runOnce()).toBe(1);
+    smtp.close?.();
+
+    const [twice, other] = await rows();
+    expect(twice).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(other).toMatchObject({ status: 'sent', attempts: 1 });
+    const ids = received.map((raw) => [header(raw, 'To'), header(raw, 'Message-ID')]);
+    expect(ids).toEqual([
+      ['twice@example.org', expectedId(twice as NonNullable<typeof twice>)],
+      ['other@example.org', expectedId(other as NonNullable<typeof other>)],
+      ['twice@example.org', expectedId(twice as NonNullable<typeof twice>)],
+    ]);
+    expect(expectedId(twice as NonNullable<typeof twice>)).not.toBe(
+      expectedId(other as NonNullable<typeof other>),
+    );
+  });
+
+  it('a kill right after the SMTP server accepted the 3rd message of a round leaves the 2 before it marked sent, the rest untouched and due, and only the 3rd sent twice, recognisably', async () => {
+    await t.db.delete(outbox);
+    received = [];
+    for (let i = 0; i < 5; i++) await enqueueMail(t.db, message(`kill${i}@example.org`));
+    const smtp = smtpTransport(smtpUrl, from);
+    let calls = 0;
+    // The process dies after the 3rd message is accepted: nothing after that send runs.
+    const dying: MailTransport = {
+      kind: 'smtp',
+      send: async (mail, ref) => {
+        calls++;
+        await smtp.send(mail, ref);
+        if (calls === 3) await new Promise(() => {});
+      },
+    };
+    const first = createMailWorker({ db: t.db, transport: dying, logger: memoryLogger(), batchSize: 10 });
+    void first.runOnce();
+    await vi.waitFor(() => expect(received).toHaveLength(3), { timeout: 10_000 });
+    // Let the first worker run on as far as it can: it is stuck in the 3rd send for good.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const atKill = await rows();
+    expect(atKill.map((r) => [r.to, r.status, r.attempts])).toEqual([
+      ['kill0@example.org', 'sent', 1],
+      ['kill1@example.org', 'sent', 1],
+      ['kill2@example.org', 'pending', 1],
+      ['kill3@example.org', 'pending', 0],
+      ['kill4@example.org', 'pending', 0],
+    ]);
+    // Only the message in flight waits for its lease; the others are due at once.
+    expect(atKill[2]?.next_attempt_at.getTime()).toBeGreaterThan(Date.now() + 60_000);
+    for (const r of atKill.slice(3)) expect(r.next_attempt_at.getTime()).toBeLessThanOrEqual(Date.now());
+
+    // The restarted process sends the rest now, and the one in doubt when its lease is over.
+    const second = createMailWorker({ db: t.db, transport: smtp, logger: memoryLogger() });
+    expect(await second.runOnce()).toBe(2);
+    await t.db
+      .update(outbox)
+      .set({ next_attempt_at: sql`now() - interval '1 second'` })
+      .where(eq(outbox.status, 'pending'));
+    expect(await second.runOnce()).toBe(1);
+    smtp.close?.();
+
+    const after = await rows();
+    expect(after.every((r) => r.status === 'sent')).toBe(true);
+    const deliveries = received.map((raw) => header(raw, 'Message-ID'));
+    expect(deliveries).toHaveLength(6);
+    for (const row of after)
+      expect(
+        deliveries.filter((id) => id === expectedId(row)),
+        row.to,
+      ).toHaveLength(row.to === 'kill2@example.org' ? 2 : 1);
+  });
+
+  it('a send to a stalled server gives up by itself, its waits bounded by the lease, and is retried later', async () => {
+    await t.db.delete(outbox);
+    received = [];
+    stall = true;
+    try {
+      await enqueueMail(t.db, message('stalled@example.org'));
+      const leaseMs = 8000;
+      const smtp = smtpTransport(smtpUrl, from, leaseMs);
+      const worker = createMailWorker({ db: t.db, transport: smtp, logger: memoryLogger(), leaseMs });
+      // nodemailer's own 10 minutes of silence would hold the round (and outlast the lease).
+      expect(await worker.runOnce()).toBe(1);
+      smtp.close?.();
+      const [row] = await rows();
+      expect(row).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(row?.last_error).toMatch(/timeout/i);
+    } finally {
+      stall = false;
+    }
+  }, 30_000);
 });

@@ -1,4 +1,4 @@
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, lte, notInArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import type { Logger } from '../http/logger.ts';
@@ -18,6 +18,7 @@ export type MailWorkerOptions = {
   retryBaseMs?: number;
   /** How long a claimed message is reserved for its sender before others may retry it. */
   leaseMs?: number;
+  /** Messages per round (claimed and sent one at a time). */
   batchSize?: number;
   /** Where attached files are read from (a message with attachments fails without it). */
   storage?: FileStorage;
@@ -42,10 +43,16 @@ export type MailWorker = {
 };
 
 /**
- * Delivers the outbox. Each round claims due messages in a short transaction (FOR UPDATE SKIP
- * LOCKED, so several workers never take the same one) by pushing their next attempt past a
- * lease, then sends outside the transaction. A crash mid-send leaves the message pending; it is
- * retried when the lease runs out. Delivery is therefore at least once.
+ * Delivers the outbox, one message at a time: claim it in a short transaction (FOR UPDATE SKIP
+ * LOCKED, so several workers never take the same one) by pushing its next attempt past a lease,
+ * send it outside the transaction, mark it sent as soon as the SMTP server accepted it, and only
+ * then claim the next. A crash mid-send leaves that one message pending; it is retried when its
+ * lease runs out, so delivery is at least once, and the retry carries the same Message-ID (made
+ * from the outbox row, transport.ts) so the receiving side can tell it is the same message.
+ * Claiming one at a time (not a batch) keeps that doubt to the message in flight: the rest of a
+ * round is neither counted as attempted nor held behind a lease a crash would leave on it, and
+ * cannot outlive its lease while waiting behind a slow message (which let a second worker send
+ * it as well).
  */
 export function createMailWorker(options: MailWorkerOptions): MailWorker {
   const { db, transport, logger } = options;
@@ -55,28 +62,35 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   const leaseMs = options.leaseMs ?? 5 * 60_000;
   const batchSize = options.batchSize ?? 10;
 
-  async function claim() {
+  /**
+   * Claims the next due message (attempt counted, lease taken), or null when none is due; one this
+   * round already tried is not taken again (a failed one may be due at once when retries are quick).
+   */
+  async function claimNext(tried: number[]) {
     return db.transaction(async (tx) => {
-      const due = await tx
+      const [due] = await tx
         .select({ id: outbox.id })
         .from(outbox)
-        .where(and(eq(outbox.status, 'pending'), lte(outbox.next_attempt_at, sql`now()`)))
+        .where(
+          and(
+            eq(outbox.status, 'pending'),
+            lte(outbox.next_attempt_at, sql`now()`),
+            tried.length > 0 ? notInArray(outbox.id, tried) : undefined,
+          ),
+        )
         .orderBy(asc(outbox.next_attempt_at), asc(outbox.id))
-        .limit(batchSize)
+        .limit(1)
         .for('update', { skipLocked: true });
-      const claimed = [];
-      for (const { id } of due) {
-        const [row] = await tx
-          .update(outbox)
-          .set({
-            attempts: sql`${outbox.attempts} + 1`,
-            next_attempt_at: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
-          })
-          .where(eq(outbox.id, id))
-          .returning();
-        if (row) claimed.push(row);
-      }
-      return claimed;
+      if (!due) return null;
+      const [row] = await tx
+        .update(outbox)
+        .set({
+          attempts: sql`${outbox.attempts} + 1`,
+          next_attempt_at: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
+        })
+        .where(eq(outbox.id, due.id))
+        .returning();
+      return row ?? null;
     });
   }
 
@@ -86,8 +100,11 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     } catch (error) {
       logger.error('rendering queued donor emails failed', error);
     }
-    const claimed = await claim();
-    for (const message of claimed) {
+    const tried: number[] = [];
+    while (tried.length < batchSize) {
+      const message = await claimNext(tried);
+      if (!message) break;
+      tried.push(message.id);
       try {
         const attachments = [];
         for (const a of message.attachments) {
@@ -137,7 +154,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
         );
       }
     }
-    return claimed.length;
+    return tried.length;
   }
 
   const loop = pollingLoop({ name: 'mail worker', pollMs, logger, round: deliver });

@@ -21,8 +21,19 @@ export function outboxMessageId(ref: OutboxRef, from: string): string {
   return `<outbox-${ref.id}-${ref.createdAt.getTime()}@${domain}>`;
 }
 
-export function smtpTransport(smtpUrl: string, from: string): MailTransport {
-  const transporter = createTransport(smtpUrl);
+/**
+ * SMTP through nodemailer. Its waits are bounded by the mail worker's lease (MAIL_LEASE_MS): a send
+ * that stalls gives up, and is retried, before the lease runs out and another process may take the
+ * same message; nodemailer's own defaults (10 minutes of silence) would outlast the 5-minute
+ * default lease, and the message would then be sent by two processes at once.
+ */
+export function smtpTransport(smtpUrl: string, from: string, leaseMs = 5 * 60_000): MailTransport {
+  const transporter = createTransport({
+    url: smtpUrl,
+    connectionTimeout: Math.min(120_000, Math.floor(leaseMs / 4)),
+    greetingTimeout: Math.min(30_000, Math.floor(leaseMs / 4)),
+    socketTimeout: Math.min(600_000, Math.floor(leaseMs / 2)),
+  });
   return {
     kind: 'smtp',
     send: async (message, ref) => {
@@ -45,6 +56,12 @@ export const devMailboxTransport: MailTransport = {
   send: async () => {},
 };
 
-export function transportFor(config: { smtpUrl: string | undefined; mailFrom: string }): MailTransport {
-  return config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : devMailboxTransport;
+export function transportFor(config: {
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  mail: { leaseMs: number };
+}): MailTransport {
+  return config.smtpUrl
+    ? smtpTransport(config.smtpUrl, config.mailFrom, config.mail.leaseMs)
+    : devMailboxTransport;
 }

@@ -1,8 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { html } from 'hono/html';
+import { type DeadlineRule, matchDeadline } from '../../../src/contract/donor.ts';
 import { statuses } from '../../../src/contract/statuses.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import {
+  companies,
   donationNotifications,
   donationStatusHistory,
   donations,
@@ -11,7 +13,7 @@ import {
   scheduledJobs,
 } from '../../db/schema.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
-import type { EmailAction } from './links.ts';
+import { actionLinkExpiry, type EmailAction } from './links.ts';
 
 /**
  * The statuses where the donor has a step to take, so the email's confirm and decline buttons
@@ -135,6 +137,52 @@ export async function performAction(
           done: true,
         };
   });
+}
+
+/**
+ * A confirm or decline link past its lifetime (links.ts: the match's deadline plus a grace
+ * period, or a year without one): the page that says so, names the organization to contact
+ * instead and how to unsubscribe. Null while the link works, for unsubscribe links (they never
+ * expire) and for a notification that is gone (performAction says so).
+ */
+export async function expiredLink(
+  db: Queryable,
+  notificationId: number,
+  action: EmailAction,
+  now: Date,
+): Promise<ActionOutcome | null> {
+  if (action === 'unsubscribe') return null;
+  const [n] = await db
+    .select({
+      created_at: donationNotifications.created_at,
+      donated_at: donations.donated_at,
+      deadline_rule: companies.deadline_rule,
+      deadline_days: companies.deadline_days,
+      org_name: organizations.name,
+      contact: organizations.notify_contact,
+    })
+    .from(donationNotifications)
+    .innerJoin(donations, eq(donations.id, donationNotifications.donation_id))
+    .innerJoin(organizations, eq(organizations.id, donationNotifications.organization_id))
+    .leftJoin(companies, eq(companies.id, donations.company_id))
+    .where(eq(donationNotifications.id, notificationId));
+  if (!n) return null;
+  const deadline = n.deadline_rule
+    ? matchDeadline(n.deadline_rule as DeadlineRule, n.deadline_days, n.donated_at.toISOString())
+    : null;
+  const expires = actionLinkExpiry(deadline, n.created_at);
+  if (now.getTime() < expires.getTime()) return null;
+  const on = expires.toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+  const org = n.org_name;
+  const contact = n.contact.email ? ` at ${n.contact.email}` : ' directly';
+  return {
+    title: 'This link has expired',
+    message:
+      `This link stopped working on ${on}, ${deadline ? "after the company's deadline to request a match for this gift" : 'a year after the email was sent'}, so nothing was changed. ` +
+      `If you still want to tell ${org} about matching your gift, please contact ${org}${contact}. ` +
+      `To stop ${org}'s matching gift emails, use the Unsubscribe link at the bottom of any of their emails: it keeps working.`,
+    done: false,
+  };
 }
 
 /** The small public page of an email link: what it will do (GET) or what it did (POST). */

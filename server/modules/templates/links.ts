@@ -32,6 +32,29 @@ export function readActionToken(
   return { notificationId, action };
 }
 
+/**
+ * How long a confirm or decline link works: until the match's own deadline (the company's
+ * deadline for the gift, the one the deadline emails count down to) plus a grace period, since a
+ * donor who submitted on the last day may read the reminder and click a few weeks later; when no
+ * deadline is known (no company, or a company without a deadline rule), a year after the email.
+ * After that the link answers 410 with a page that says what to do instead.
+ *
+ * Unsubscribe links do not expire. RFC 8058 one-click unsubscribe is POSTed by mail providers
+ * whenever the donor presses their Unsubscribe button, possibly years later, and US and EU rules
+ * expect an unsubscribe to keep working; what a stolen unsubscribe link can do is stop one
+ * organization's matching-gift emails to one donor, which is what the donor asked for anyway.
+ */
+export const actionLinkGraceDays = 30;
+export const actionLinkFallbackDays = 365;
+
+/** When a confirm or decline link stops working (unsubscribe links never do: see above). */
+export function actionLinkExpiry(deadline: string | null, sentAt: Date): Date {
+  const dayMs = 24 * 60 * 60 * 1000;
+  return deadline
+    ? new Date(new Date(`${deadline}T23:59:59.999Z`).getTime() + actionLinkGraceDays * dayMs)
+    : new Date(sentAt.getTime() + actionLinkFallbackDays * dayMs);
+}
+
 /** The public address of an action link (the token in the query: request logs carry paths only). */
 export const actionUrl = (publicUrl: string, secret: string, notificationId: number, action: EmailAction) =>
   `${publicUrl}/api/email/${action}?t=${actionToken(secret, notificationId, action)}`;

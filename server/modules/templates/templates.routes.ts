@@ -8,7 +8,7 @@ import {
 } from '../../../src/contract/email-templates.ts';
 import { idSegment, maxId } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
-import { actionPage, actionQuestions, performAction } from './actions.ts';
+import { actionPage, actionQuestions, expiredLink, performAction } from './actions.ts';
 import { emailActions, readActionToken } from './links.ts';
 import * as templates from './templates.service.ts';
 
@@ -137,10 +137,18 @@ export const emailActionRoutes = [
     params: ActionParams,
     query: ActionQuery,
     rateLimit: { bucket: 'email-action', ipFactor: 10 },
-    responses: { 200: { description: 'An HTML page' }, 400: { description: 'An HTML page: link not valid' } },
+    responses: {
+      200: { description: 'An HTML page' },
+      400: { description: 'An HTML page: link not valid' },
+      410: {
+        description: 'An HTML page: a confirm or decline link past its lifetime (unsubscribe never expires)',
+      },
+    },
     handler: async ({ deps, params, query }) => {
       const read = readActionToken(deps.config.jwtSecret, query.t ?? '');
       if (!read || read.action !== params.action) return page(actionPage(invalidLink), 400);
+      const expired = await expiredLink(deps.db, read.notificationId, read.action, deps.clock.now());
+      if (expired) return page(actionPage(expired), 410);
       const q = actionQuestions[read.action];
       const self = `/api/email/${read.action}?t=${encodeURIComponent(query.t ?? '')}`;
       return page(actionPage({ title: q.title, message: q.message, form: { action: self, label: q.label } }));
@@ -155,10 +163,18 @@ export const emailActionRoutes = [
     params: ActionParams,
     query: ActionQuery,
     rateLimit: { bucket: 'email-action', ipFactor: 10 },
-    responses: { 200: { description: 'An HTML page' }, 400: { description: 'An HTML page: link not valid' } },
+    responses: {
+      200: { description: 'An HTML page' },
+      400: { description: 'An HTML page: link not valid' },
+      410: {
+        description: 'An HTML page: a confirm or decline link past its lifetime (unsubscribe never expires)',
+      },
+    },
     handler: async ({ deps, params, query }) => {
       const read = readActionToken(deps.config.jwtSecret, query.t ?? '');
       if (!read || read.action !== params.action) return page(actionPage(invalidLink), 400);
+      const expired = await expiredLink(deps.db, read.notificationId, read.action, deps.clock.now());
+      if (expired) return page(actionPage(expired), 410);
       const outcome = await performAction(deps.db, read.notificationId, read.action, deps.clock.now());
       return page(actionPage(outcome));
     },

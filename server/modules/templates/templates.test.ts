@@ -1,5 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { percent, templateTextFields } from '../../../src/contract/email-templates.ts';
 import { manualClock } from '../../clock.ts';
 import {
@@ -21,6 +21,8 @@ const clock = manualClock(new Date('2026-03-02T09:00:00Z'));
 const token: Record<string, string> = {};
 const org = { hope: 0, maple: 0 };
 let portalCo = 0;
+/** Like portalCo, with a deadline: 60 days after the gift (2026-02-20 → 2026-04-21). */
+let deadlineCo = 0;
 
 beforeAll(async () => {
   t = await createTestContext({ config: { logRequests: false }, clock });
@@ -38,6 +40,17 @@ beforeAll(async () => {
     })
     .returning();
   portalCo = c?.id ?? 0;
+  const [withDeadline] = await t.db
+    .insert(companies)
+    .values({
+      name: 'Template Deadline Co',
+      match_method: 'csr',
+      csr_vendor: 'Benevity',
+      deadline_rule: 'days-after-gift',
+      deadline_days: 60,
+    })
+    .returning();
+  deadlineCo = withDeadline?.id ?? 0;
   token.writer = await signIn(t.app, 'writer@twofold.test');
   token.reader = await signIn(t.app, 'reader@twofold.test');
 });
@@ -413,6 +426,107 @@ describe('the signed step links', () => {
     const res = await t.app.request(linkIn(mail?.text ?? '', 'confirm'), { method: 'POST' });
     expect(await res.text()).toContain('already moved on (Submitted)');
     expect(await statusOf(d.id)).toBe(4);
+  });
+});
+
+describe('the lifetime of the step links (the match deadline plus 30 days; a year without one)', () => {
+  let before: Date;
+  beforeEach(() => {
+    before = clock.now();
+    clock.set(new Date('2026-03-10T09:00:00Z'));
+  });
+  afterEach(() => clock.set(before));
+
+  const clicksOf = async (donationId: number) =>
+    t.db
+      .select({
+        confirm: donationNotifications.confirm_clicked_at,
+        decline: donationNotifications.decline_clicked_at,
+      })
+      .from(donationNotifications)
+      .where(eq(donationNotifications.donation_id, donationId));
+  const donorHistory = async (donationId: number) =>
+    t.db
+      .select()
+      .from(donationStatusHistory)
+      .where(
+        and(eq(donationStatusHistory.donation_id, donationId), eq(donationStatusHistory.source, 'donor')),
+      );
+
+  it('work until the end of the 30th day after the deadline, then answer 410 with a page that says what to do, and change nothing', async () => {
+    const early = await createMatch({ company_id: deadlineCo });
+    const late = await createMatch({ company_id: deadlineCo });
+    const earlyConfirm = linkIn((await mailTo(early.donor.email))[0]?.text ?? '', 'confirm');
+    const [lateMail] = await mailTo(late.donor.email);
+    const lateConfirm = linkIn(lateMail?.text ?? '', 'confirm');
+    const lateDecline = linkIn(lateMail?.text ?? '', 'decline');
+
+    // Deadline 2026-04-21, so the links work through 2026-05-21 (UTC).
+    clock.set(new Date('2026-05-21T23:59:00Z'));
+    expect((await t.app.request(lateConfirm)).status).toBe(200);
+    const done = await t.app.request(earlyConfirm, { method: 'POST' });
+    expect(done.status).toBe(200);
+    expect(await statusOf(early.id)).toBe(28);
+
+    clock.set(new Date('2026-05-22T00:00:01Z'));
+    for (const [url, method] of [
+      [lateConfirm, 'GET'],
+      [lateConfirm, 'POST'],
+      [lateDecline, 'POST'],
+    ] as const) {
+      const res = await t.app.request(url, { method });
+      expect(res.status, `${method} ${url}`).toBe(410);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      const html = await res.text();
+      expect(html).toContain('This link has expired');
+      expect(html).toContain(
+        'This link stopped working on May 21, 2026, after the company&#39;s deadline to request a match for this gift, so nothing was changed.',
+      );
+      expect(html).toContain('please contact Hope Harbor Foundation');
+      expect(html).toContain('use the Unsubscribe link at the bottom of any of their emails');
+      expect(html).not.toContain('<form');
+    }
+    expect(await statusOf(late.id)).toBe(7);
+    expect(await clicksOf(late.id)).toEqual([{ confirm: null, decline: null }]);
+    expect(await donorHistory(late.id)).toEqual([]);
+
+    // A changed token is still refused as not valid, expired or not.
+    const forged = lateConfirm.replace(/\.confirm\.\S{43}$/, `.confirm.${'A'.repeat(43)}`);
+    expect(forged).not.toBe(lateConfirm);
+    const refused = await t.app.request(forged, { method: 'POST' });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('Link not valid');
+  });
+
+  it('without a known deadline, work for a year after the email', async () => {
+    const d = await createMatch(); // portalCo has no deadline rule
+    const decline = linkIn((await mailTo(d.donor.email))[0]?.text ?? '', 'decline');
+    clock.set(new Date('2027-03-10T08:59:00Z'));
+    expect((await t.app.request(decline)).status).toBe(200);
+    clock.set(new Date('2027-03-10T09:00:01Z'));
+    const res = await t.app.request(decline, { method: 'POST' });
+    expect(res.status).toBe(410);
+    expect(await res.text()).toContain('a year after the email was sent');
+    expect(await statusOf(d.id)).toBe(7);
+    expect(await clicksOf(d.id)).toEqual([{ confirm: null, decline: null }]);
+  });
+
+  it('unsubscribe never expires: years after the deadline, the one-click POST still unsubscribes', async () => {
+    const d = await createMatch({ company_id: deadlineCo });
+    const [mail] = await mailTo(d.donor.email);
+    const url = (mail?.headers['List-Unsubscribe'] ?? '').slice(1, -1).replace('http://portal.test', '');
+    clock.set(new Date('2031-01-01T00:00:00Z'));
+    expect((await t.app.request(url)).status).toBe(200);
+    const res = await t.app.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('will not email you about matching gifts any more');
+    expect(
+      await t.db.select().from(emailUnsubscribes).where(eq(emailUnsubscribes.email, d.donor.email)),
+    ).toHaveLength(1);
   });
 });
 
