@@ -11,6 +11,7 @@ import {
   control,
   deepElements,
   mount,
+  notVisibleBecause,
   setValue,
   waitFor,
 } from '../../../elements/browser-test-support.ts';
@@ -70,7 +71,9 @@ describe('<twofold-dashboard> Matching Overview', () => {
       return json(404, { message: 'Not found' });
     });
     const loading = await waitFor(() => byText(root, 'Loading statistics...'), 'the loading placeholder');
-    // A skeleton of grey bars, its spec text read to screen readers from inside it.
+    // A skeleton of grey bars under the spec's text, shown to everyone (issue #30: it was for
+    // screen readers only).
+    assertEqual(notVisibleBecause(loading), '', "'Loading statistics...' is visible");
     const skeleton = loading.closest<HTMLElement>('.skeleton');
     assert(skeleton, 'the loading text sits in a skeleton');
     assertEqual(skeleton.getAttribute('role'), 'status', 'announced');

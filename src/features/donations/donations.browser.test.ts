@@ -10,6 +10,7 @@ import {
   byText,
   fill,
   mount,
+  notVisibleBecause,
   waitFor,
 } from '../../../elements/browser-test-support.ts';
 import { importMessages } from '../../contract/donation-import.ts';
@@ -376,9 +377,10 @@ describe('<twofold-donations>', () => {
     const { root } = await donationsPage();
     await waitFor(() => pending.length === 1, 'the first request');
     const loading = await waitFor(() => byText(root, 'Loading donations...'), 'the loading row');
-    // Skeleton rows of grey bars as tall as real ones; the spec's text is read from inside them.
+    // Skeleton rows of grey bars as tall as real ones under the spec's text, which everyone reads
+    // (issue #30: it was for screen readers only).
     assertEqual(loading.getAttribute('role'), 'status', 'announced');
-    assert(loading.classList.contains('visually-hidden'), 'heard, not shown');
+    assertEqual(notVisibleBecause(loading), '', "'Loading donations...' is visible");
     assertEqual(root.querySelectorAll('tbody tr.skeleton-row').length, 5, 'placeholder rows');
     assert(root.querySelectorAll('tbody .skeleton__bar').length >= 5, 'with bars');
     assert(!byText(root, '0 Found'), 'no count before the answer');
