@@ -78,6 +78,40 @@ export function notVisibleBecause(el: HTMLElement): string {
   return '';
 }
 
+/** The element that has focus, looking inside shadow roots. */
+export function deepActiveElement(): Element | null {
+  let active: Element | null = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
+}
+
+/** The open modal <dialog> named `title` (its aria-labelledby heading), inside `root`. */
+export function openDialog(root: ParentNode, title: string): HTMLDialogElement | undefined {
+  return deepElements(root).find(
+    (el): el is HTMLDialogElement =>
+      el instanceof HTMLDialogElement &&
+      el.open &&
+      el.matches(':modal') &&
+      (el.getRootNode() as Document | ShadowRoot)
+        .getElementById(el.getAttribute('aria-labelledby') ?? '')
+        ?.textContent?.trim() === title,
+  );
+}
+
+/**
+ * Makes the browser's own confirm() fail the test if anything calls it (the portal asks with its
+ * own dialog); returns how to put it back.
+ */
+export function forbidNativeConfirm(): () => void {
+  const original = window.confirm;
+  window.confirm = (message?: string) => {
+    throw new Error(`window.confirm was called: ${message}`);
+  };
+  return () => {
+    window.confirm = original;
+  };
+}
+
 /** A button by its visible text or aria-label. */
 export function button(root: ParentNode, name: string): HTMLButtonElement | undefined {
   return deepElements(root).find(

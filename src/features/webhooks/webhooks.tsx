@@ -32,6 +32,7 @@ import { initSession } from '../../state/session.ts';
 import { toast } from '../../state/toasts.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { copyText, useDebouncedSave } from '../integrations/debounced.ts';
@@ -150,6 +151,7 @@ function WebhookRow({
   const [problem, setProblem] = useState<string | undefined>();
   const [showLog, setShowLog] = useState(false);
   const [showSecret, setShowSecret] = useState(false);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const changed = draft.url !== saved.url || draft.token !== saved.token || draft.event !== saved.event;
 
   useDebouncedSave(
@@ -171,7 +173,7 @@ function WebhookRow({
   );
 
   const remove = async () => {
-    if (!globalThis.confirm('Delete this webhook? Deliveries not yet sent are dropped.')) return;
+    setConfirmingDelete(false);
     try {
       onRemoved(await deleteWebhook(hook.id));
       toast({ description: webhooksTexts.deleted });
@@ -240,7 +242,7 @@ function WebhookRow({
         <Button variant="secondary" aria-expanded={showSecret} onClick={() => setShowSecret(!showSecret)}>
           Signing secret
         </Button>
-        <Button variant="destructive" onClick={() => void remove()}>
+        <Button variant="destructive" onClick={() => setConfirmingDelete(true)}>
           Delete
         </Button>
       </div>
@@ -258,6 +260,15 @@ function WebhookRow({
         </div>
       ) : null}
       {showLog ? <DeliveryLog webhookId={hook.id} /> : null}
+      <ConfirmDialog
+        open={confirmingDelete}
+        title={`Delete Webhook ${number}?`}
+        description={`Events stop going to ${hook.url}, and deliveries not yet sent are dropped.`}
+        confirmLabel="Delete webhook"
+        destructive
+        onConfirm={() => void remove()}
+        onCancel={() => setConfirmingDelete(false)}
+      />
     </li>
   );
 }
