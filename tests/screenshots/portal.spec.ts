@@ -63,3 +63,37 @@ test('registration confirmation landing at 1280 and 390 px', async ({ page, cont
     await page.screenshot({ path: `${out}/registration-confirmation-${width}.png`, fullPage: true });
   }
 });
+
+/** The email preview (/preview-notification/{id}) of a real notification, at both widths. */
+test('email preview at 1280 and 390 px', async ({ page }) => {
+  await signIn(page, 'admin@twofold.test');
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('currentOrganizationId'))).toBeTruthy();
+  const { token, orgId } = await page.evaluate(() => ({
+    token: localStorage.getItem('auth_token') as string,
+    orgId: localStorage.getItem('currentOrganizationId') as string,
+  }));
+  const headers = { Authorization: `Bearer ${token}` };
+  // Birch Telecom (the demo catalogue) matches through a CSR portal: the donor is emailed at once.
+  const created = await page.request.post(`/api/organization/${orgId}/donation`, {
+    headers,
+    data: {
+      id: 0,
+      donated_at: '2026-03-05T15:30:00.000Z',
+      amount: 500,
+      donor: { name: 'Petra Preview', email: `preview-${Date.now()}@example.org` },
+      company_name: 'Birch Telecom',
+    },
+  });
+  const { donation } = (await created.json()) as { donation: { id: number } };
+  const got = await page.request.get(`/api/donation/${donation.id}`, { headers });
+  const id = ((await got.json()) as { donation: { notifications: Array<{ id: number }> } }).donation
+    .notifications[0]?.id;
+  expect(id).toBeTruthy();
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
+    await page.goto(`/preview-notification/${id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByText(/^Loading/)).toHaveCount(0);
+    await page.screenshot({ path: `${out}/email-preview-${width}.png`, fullPage: true });
+  }
+});

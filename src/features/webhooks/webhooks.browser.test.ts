@@ -173,4 +173,25 @@ describe('<twofold-webhooks>', () => {
       restore();
     }
   });
+
+  it("copies the signing secret and says 'Copied!', as the spec words it", async () => {
+    const { el, root, toasts } = await setup([hook(1)]);
+    await waitFor(() => byText(root, 'Webhook 1'), 'the list');
+    const written: string[] = [];
+    const clipboard = navigator.clipboard;
+    const original = clipboard.writeText;
+    clipboard.writeText = async (text: string) => {
+      written.push(text);
+    };
+    try {
+      button(root, 'Signing secret')?.click();
+      const copy = await waitFor(() => button(root, 'Copy'), 'the Copy button');
+      copy.click();
+      await waitFor(() => byText(toasts, 'Copied!'), "the 'Copied!' toast");
+      assertEqual(written.join(), 'whsec_dGVzdC1zZWNyZXQtdGVzdC1zZWNyZXQ=', 'the secret copied');
+    } finally {
+      clipboard.writeText = original;
+      el.remove();
+    }
+  });
 });

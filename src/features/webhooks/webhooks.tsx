@@ -48,7 +48,9 @@ export const webhooksTexts = {
   created: 'Webhook created',
   updated: 'Webhook updated',
   deleted: 'Webhook deleted',
-  copied: 'Copied to clipboard',
+  // spec's success toasts list both 'Copied to clipboard' (the API key's, beside the other API key
+  // toasts) and 'Copied!': the other copy buttons (this secret, the widget snippet) say the short one.
+  copied: 'Copied!',
   adminsOnly: 'Only admins of this organization can manage webhooks.',
 } as const;
 
