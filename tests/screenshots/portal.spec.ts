@@ -97,3 +97,18 @@ test('email preview at 1280 and 390 px', async ({ page }) => {
     await page.screenshot({ path: `${out}/email-preview-${width}.png`, fullPage: true });
   }
 });
+
+/** A super user's portal: the sidebar's Companies entry opens the catalogue with its queue. */
+test('companies as a super user at 1280 and 390 px', async ({ page }) => {
+  await signIn(page, 'super@twofold.test');
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
+    await page.goto('/portal');
+    if (width < 600) await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('link', { name: 'Companies', exact: true }).click();
+    await expect(page).toHaveURL(/\/portal\/companies$/);
+    await expect(page.getByText(/\d+ Found/).first()).toBeVisible();
+    await expect(page.getByText(/^Loading/)).toHaveCount(0);
+    await page.screenshot({ path: `${out}/companies-super-user-${width}.png`, fullPage: true });
+  }
+});
