@@ -93,6 +93,8 @@ test('email preview at 1280 and 390 px', async ({ page }) => {
     await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
     await page.goto(`/preview-notification/${id}`);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // The email itself renders in its sandboxed frame after the page: wait for its words.
+    await expect(page.frameLocator('iframe').locator('body')).toContainText('Hope Harbor');
     await expect(page.getByText(/^Loading/)).toHaveCount(0);
     await page.screenshot({ path: `${out}/email-preview-${width}.png`, fullPage: true });
   }
