@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { portalRoutes } from '../e2e/portal-routes.ts';
 import { signIn } from '../e2e/support.ts';
@@ -112,5 +113,35 @@ test('companies as a super user at 1280 and 390 px', async ({ page }) => {
     await expect(page.getByText(/\d+ Found/).first()).toBeVisible();
     await expect(page.getByText(/^Loading/)).toHaveCount(0);
     await page.screenshot({ path: `${out}/companies-super-user-${width}.png`, fullPage: true });
+  }
+});
+
+/**
+ * Screens inside dialogs, at both widths: the import's field mapper (cards below 600 px, its
+ * "Upload as" column in view) and the confirmation before Mark verified.
+ */
+test('field mapper and a confirmation at 1280 and 390 px', async ({ page }) => {
+  const messyCsv = fileURLToPath(new URL('../e2e/fixtures/donations-messy.csv', import.meta.url));
+  await signIn(page, 'admin@twofold.test');
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
+    await page.goto('/portal/donations');
+    await expect(page.getByText(/\d+ Found/).first()).toBeVisible();
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    const upload = page.getByRole('dialog', { name: 'Upload Donations' });
+    await upload.getByLabel('Donations file').setInputFiles(messyCsv);
+    await upload.getByRole('button', { name: 'Continue' }).click();
+    const mapper = page.getByRole('dialog', { name: 'Field Mapper' });
+    await expect(mapper.getByText(/rows? ready/)).toBeVisible();
+    await page.screenshot({ path: `${out}/field-mapper-${width}.png`, animations: 'disabled' });
+    await page.keyboard.press('Escape');
+
+    await page.goto('/portal/verification');
+    await expect(page.getByText(/wait on your organization/)).toBeVisible();
+    await page.getByRole('checkbox').nth(1).check();
+    await page.getByRole('button', { name: 'Mark verified' }).click();
+    await expect(page.getByRole('dialog', { name: /^Mark 1 match verified\?$/ })).toBeVisible();
+    await page.screenshot({ path: `${out}/confirm-verify-${width}.png`, animations: 'disabled' });
+    await page.keyboard.press('Escape');
   }
 });
