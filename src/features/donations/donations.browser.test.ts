@@ -548,8 +548,15 @@ describe('<twofold-donations> upload and field mapper', () => {
       const { root } = await donationsPage();
       await waitFor(() => byText(root, 'Donor 1'), 'the rows');
       await openMapper(root);
-      for (const column of ['Gift Amount', 'Date', 'Email', 'Employer'])
-        assertOnScreen(select(root, column), 390, `${column}: its Upload as choice`);
+      const box = root.querySelector('.mapper .card-table-wrap')?.getBoundingClientRect();
+      assert(box, 'the mapper table box');
+      for (const column of ['Gift Amount', 'Date', 'Email', 'Employer']) {
+        const choice = select(root, column);
+        assertOnScreen(choice, 390, `${column}: its Upload as choice`);
+        // Inside the mapper's own scrolling box too, not cut at its edge.
+        const own = choice.getBoundingClientRect();
+        assert(own.left >= box.left && own.right <= box.right, `${column}: its choice fits the box`);
+      }
       const cell = select(root, 'Employer').closest('td');
       assertEqual(cell ? getComputedStyle(cell, '::before').content : '', '"Upload as"', 'named');
     });
