@@ -13,7 +13,7 @@ export default defineConfig({
       {
         test: {
           name: 'client',
-          include: ['src/**/*.test.ts', 'elements/**/*.test.ts', 'demo/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'elements/**/*.test.ts', 'demo/**/*.test.ts', 'scripts/**/*.test.ts'],
           // *.browser.test.ts run in Chromium under @web/test-runner, not here.
           exclude: [...configDefaults.exclude, '**/*.browser.test.ts'],
           environment: 'node',

@@ -53,6 +53,65 @@ export function byText(root: ParentNode, text: string): HTMLElement | undefined 
     .at(-1);
 }
 
+/**
+ * Why `el` is not visibly on screen (empty when it is): laid out bigger than a pixel, not
+ * visually hidden (clip, clip-path), not transparent or hidden, and its text not cut (an
+ * ellipsis or a box narrower than its text). A screen-reader-only text fails this.
+ */
+export function notVisibleBecause(el: HTMLElement): string {
+  const rect = el.getBoundingClientRect();
+  if (rect.width <= 1 || rect.height <= 1) return `it is ${rect.width}×${rect.height} px`;
+  for (
+    let node: Element | null = el;
+    node;
+    node = node.parentElement ?? (node.getRootNode() as ShadowRoot).host ?? null
+  ) {
+    const style = getComputedStyle(node);
+    if (style.visibility !== 'visible') return `visibility ${style.visibility}`;
+    if (style.opacity === '0') return 'opacity 0';
+    if (style.clip !== 'auto' && style.clip !== '') return `clipped (${style.clip})`;
+    if (style.clipPath !== 'none') return `clipped (${style.clipPath})`;
+    if (node === document.documentElement) break;
+  }
+  if (el.scrollWidth > el.clientWidth + 1)
+    return `its text is cut (${el.scrollWidth} > ${el.clientWidth} px)`;
+  return '';
+}
+
+/** The element that has focus, looking inside shadow roots. */
+export function deepActiveElement(): Element | null {
+  let active: Element | null = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
+}
+
+/** The open modal <dialog> named `title` (its aria-labelledby heading), inside `root`. */
+export function openDialog(root: ParentNode, title: string): HTMLDialogElement | undefined {
+  return deepElements(root).find(
+    (el): el is HTMLDialogElement =>
+      el instanceof HTMLDialogElement &&
+      el.open &&
+      el.matches(':modal') &&
+      (el.getRootNode() as Document | ShadowRoot)
+        .getElementById(el.getAttribute('aria-labelledby') ?? '')
+        ?.textContent?.trim() === title,
+  );
+}
+
+/**
+ * Makes the browser's own confirm() fail the test if anything calls it (the portal asks with its
+ * own dialog); returns how to put it back.
+ */
+export function forbidNativeConfirm(): () => void {
+  const original = window.confirm;
+  window.confirm = (message?: string) => {
+    throw new Error(`window.confirm was called: ${message}`);
+  };
+  return () => {
+    window.confirm = original;
+  };
+}
+
 /** A button by its visible text or aria-label. */
 export function button(root: ParentNode, name: string): HTMLButtonElement | undefined {
   return deepElements(root).find(

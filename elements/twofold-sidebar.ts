@@ -8,7 +8,7 @@ import { defineElement } from './define-element.ts';
  *
  * @attr current-path - The page's path, marking the current entry (aria-current="page"). Default: location.pathname.
  * @attr logo-base - Where logos are served; a logo's file name is appended. Default: `/files/logos/`.
- * @attr companies-url - The public open-company page the Companies entry opens in a new tab. Default: Twofold's own employer lookup, `/companies`.
+ * @attr companies-url - The public open-company page the Companies entry opens in a new tab. Default: Twofold's own employer lookup, `/companies`. A super user's Companies entry is the catalogue screen, `/portal/companies`, instead.
  * @attr collapsed - Start collapsed to icons.
  * @attr api-base - The API's origin when it is not the page's own.
  *

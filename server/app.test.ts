@@ -57,6 +57,16 @@ describe('the built portal and element bundles', () => {
     }
   });
 
+  it('serves the favicon as SVG, and sends /favicon.ico to it', async () => {
+    const icon = await t.app.request('/favicon.svg');
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(await icon.text()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    const ico = await t.app.request('/favicon.ico');
+    expect(ico.status).toBe(301);
+    expect(ico.headers.get('location')).toBe('/favicon.svg');
+  });
+
   it('redirects / to the portal and /login to its sign-in page', async () => {
     const root = await t.app.request('/');
     expect(root.status).toBe(302);

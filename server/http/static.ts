@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Hono, MiddlewareHandler } from 'hono';
+import { faviconPath, faviconSvg } from './favicon.ts';
 import type { AppEnv } from './route.ts';
 
 export const portalNotBuilt = 'The portal is not built yet: run npm run build';
@@ -45,6 +46,13 @@ export function mountStatic(app: Hono<AppEnv>, distDir: string): void {
   const portalIndex = path.join(portalDir, 'index.html');
 
   app.get('/', (c) => c.redirect('/portal'));
+  app.get(faviconPath, (c) =>
+    c.body(faviconSvg, 200, {
+      'Content-Type': 'image/svg+xml; charset=utf-8',
+      'Cache-Control': 'public, max-age=86400',
+    }),
+  );
+  app.get('/favicon.ico', (c) => c.redirect(faviconPath, 301));
   // spec: "After a password reset the user goes to /login."
   app.get('/login', (c) => c.redirect('/portal/login'));
   // spec: the FAQ's donor link "redirects to /donor-match-update/{di}"; the page is the portal's.

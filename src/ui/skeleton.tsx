@@ -1,6 +1,7 @@
 /**
- * A placeholder shaped like what is loading. `label` is what a screen reader hears (the spec's
- * own loading text where it quotes one, e.g. 'Loading statistics...'); the bars are decoration.
+ * A placeholder shaped like what is loading, with `label` (the spec's own loading text where it
+ * quotes one, e.g. 'Loading statistics...') shown above the bars: everyone reads it, not only
+ * screen readers. The bars are decoration.
  */
 export function Skeleton({
   label,
@@ -13,7 +14,7 @@ export function Skeleton({
 }) {
   return (
     <div className="skeleton" role="status" style={minHeight ? { minHeight } : undefined}>
-      <span className="visually-hidden">{label}</span>
+      <p className="skeleton__label">{label}</p>
       {Array.from({ length: lines }, (_, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholder bars
         <span key={i} className="skeleton__bar" aria-hidden="true" />
@@ -24,7 +25,8 @@ export function Skeleton({
 
 /**
  * Placeholder rows while a table loads, as tall as real rows so nothing jumps when they arrive.
- * The first cell carries `label` for screen readers.
+ * A first row across every column says `label` (e.g. the spec's 'Loading donations...'), visibly
+ * and to screen readers; one cell of a narrow column would cut it.
  */
 export function SkeletonRows({
   label,
@@ -37,17 +39,19 @@ export function SkeletonRows({
 }) {
   return (
     <>
-      {Array.from({ length: rows }, (_, r) => (
+      <tr className="skeleton-row skeleton-row--label">
+        <td colSpan={columns}>
+          <span role="status" className="skeleton__label">
+            {label}
+          </span>
+        </td>
+      </tr>
+      {Array.from({ length: rows - 1 }, (_, r) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholder rows
         <tr key={r} className="skeleton-row">
           {Array.from({ length: columns }, (_, c) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholder cells
             <td key={c}>
-              {r === 0 && c === 0 ? (
-                <span role="status" className="visually-hidden">
-                  {label}
-                </span>
-              ) : null}
               <span className="skeleton__bar" aria-hidden="true" />
             </td>
           ))}

@@ -55,8 +55,11 @@ function startReceiver() {
 
 test('the Widget guide offers the embeddable elements from custom-elements.json, previews one and writes its snippet', async ({
   page,
+  context,
   request,
 }) => {
+  // The copied snippet is read back from the clipboard.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const manifest = await (await request.get('/elements/custom-elements.json')).json();
   const tags = manifest.modules.flatMap((m: { declarations?: Array<{ tagName?: string }> }) =>
     (m.declarations ?? []).map((d) => d.tagName),
@@ -85,6 +88,9 @@ test('the Widget guide offers the embeddable elements from custom-elements.json,
   await page.getByLabel('--twofold-color-primary').fill('#7c3aed');
   await expect(snippet).toContainText('style="--twofold-color-primary: #7c3aed');
   await page.getByRole('button', { name: 'Copy snippet' }).click();
+  // spec: the copy buttons' toast 'Copied!' (issue #30), and the snippet is what was copied.
+  await expect(page.getByText('Copied!', { exact: true })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('<twofold-faq');
   await expectNoAxeViolations(page);
   await page.screenshot({ path: '.tmp/widget-guide-1280.png', fullPage: true });
   // On a phone the sidebar is a drawer behind the menu button.

@@ -22,5 +22,11 @@ for (const route of portalRoutes) {
     await expect(page.getByText(/^Loading/)).toHaveCount(0);
     expect(await sidewaysOverflow(page), `${route.path} is wider than the phone`).toBeLessThanOrEqual(0);
     await expectNoAxeViolations(page);
+    // Every page, public ones included, has the site's icon (issue #30), and the server serves it.
+    const icon = await page.locator('head link[rel="icon"]').getAttribute('href');
+    expect(icon).toBe('/favicon.svg');
+    const served = await page.request.get(icon as string);
+    expect(served.ok()).toBe(true);
+    expect(served.headers()['content-type']).toMatch(/^image\/svg\+xml/);
   });
 }

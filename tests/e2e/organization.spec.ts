@@ -217,7 +217,7 @@ test('an admin adds a user by email, who is invited; edits and removes them', as
   const dialog = page.getByRole('dialog', { name: 'Remove user' });
   await expect(dialog).toBeVisible();
   await expectNoAxeViolations(page);
-  await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Remove user', exact: true }).click();
   await expect(page.getByText('User removed successfully')).toBeVisible();
   // The focus does not get lost with the removed row.
   await expect(page.getByRole('table', { name: 'Users' })).toBeFocused();
@@ -227,7 +227,7 @@ test('an admin adds a user by email, who is invited; edits and removes them', as
   await page.getByRole('button', { name: 'Remove admin@twofold.test' }).click();
   await page
     .getByRole('dialog', { name: 'Remove user' })
-    .getByRole('button', { name: 'Remove', exact: true })
+    .getByRole('button', { name: 'Remove user', exact: true })
     .click();
   await expect(page.getByText('Failed to remove user')).toBeVisible();
   await expect(page.getByText('An organization needs at least one admin.')).toBeVisible();
@@ -346,7 +346,7 @@ test('documents need a name and a file; they upload and delete', async ({ page }
   await page.getByRole('button', { name: 'Delete IRS determination letter' }).click();
   await page
     .getByRole('dialog', { name: 'Delete document' })
-    .getByRole('button', { name: 'Delete', exact: true })
+    .getByRole('button', { name: 'Delete document', exact: true })
     .click();
   await expect(page.getByText('IRS determination letter', { exact: true })).toHaveCount(0);
   await expect(page.getByText('No documents yet.')).toBeVisible();

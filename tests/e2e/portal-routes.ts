@@ -12,6 +12,8 @@ export interface PortalRoute {
 
 export const portalRoutes: readonly PortalRoute[] = [
   { name: 'login', path: '/portal/login', signedIn: false, ready: 'Sign in' },
+  // Without the emailed token, the page says the link is not valid (spec).
+  { name: 'reset-password', path: '/portal/reset-password', signedIn: false, ready: 'Invalid Reset Link' },
   { name: 'register', path: '/portal/register', signedIn: false, ready: 'Register Your Nonprofit' },
   { name: 'contact', path: '/portal/contact', signedIn: false, ready: /Contact/ },
   { name: 'faq', path: '/portal/faq?vr&esign&cn=Acme', signedIn: false, ready: /Acme/ },
@@ -22,6 +24,13 @@ export const portalRoutes: readonly PortalRoute[] = [
     ready: 'Hope Harbor Foundation',
   },
   { name: 'companies-lookup', path: '/companies', signedIn: false, ready: 'Does your employer match gifts?' },
+  // The donor's own edit page, opened without the emailed link: it offers a new link.
+  {
+    name: 'donor-match-update',
+    path: '/portal/donor-match-update/1',
+    signedIn: false,
+    ready: /open the link in the email/,
+  },
   // The donor's signing page; a link that is not one still shows the page and says so.
   { name: 'sign', path: '/sign/not-a-link', signedIn: false, ready: 'Sign your matching gift form' },
   { name: 'dashboard', path: '/portal', signedIn: true, ready: 'Dashboard' },
@@ -63,4 +72,6 @@ export const portalRoutes: readonly PortalRoute[] = [
   { name: 'webhooks', path: '/portal/webhooks', signedIn: true, ready: /Webhooks/ },
   { name: 'billing', path: '/portal/billing', signedIn: true, ready: /Free/ },
   { name: 'stripe-setup', path: '/portal/stripe-setup', signedIn: true, ready: /Step 1|1\./ },
+  // A path the portal does not know: its own page, with the way back to the Dashboard.
+  { name: 'not-found', path: '/portal/no-such-page', signedIn: true, ready: 'Page not found' },
 ];

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { portalRoutes } from '../e2e/portal-routes.ts';
 import { signIn } from '../e2e/support.ts';
@@ -61,5 +62,88 @@ test('registration confirmation landing at 1280 and 390 px', async ({ page, cont
     await page.goto(href);
     await expect(page.getByRole('heading', { name: /^Join Shot Shelter/ })).toBeVisible();
     await page.screenshot({ path: `${out}/registration-confirmation-${width}.png`, fullPage: true });
+  }
+});
+
+/** The email preview (/preview-notification/{id}) of a real notification, at both widths. */
+test('email preview at 1280 and 390 px', async ({ page }) => {
+  await signIn(page, 'admin@twofold.test');
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('currentOrganizationId'))).toBeTruthy();
+  const { token, orgId } = await page.evaluate(() => ({
+    token: localStorage.getItem('auth_token') as string,
+    orgId: localStorage.getItem('currentOrganizationId') as string,
+  }));
+  const headers = { Authorization: `Bearer ${token}` };
+  // Birch Telecom (the demo catalogue) matches through a CSR portal: the donor is emailed at once.
+  const created = await page.request.post(`/api/organization/${orgId}/donation`, {
+    headers,
+    data: {
+      id: 0,
+      donated_at: '2026-03-05T15:30:00.000Z',
+      amount: 500,
+      donor: { name: 'Petra Preview', email: `preview-${Date.now()}@example.org` },
+      company_name: 'Birch Telecom',
+    },
+  });
+  const { donation } = (await created.json()) as { donation: { id: number } };
+  const got = await page.request.get(`/api/donation/${donation.id}`, { headers });
+  const id = ((await got.json()) as { donation: { notifications: Array<{ id: number }> } }).donation
+    .notifications[0]?.id;
+  expect(id).toBeTruthy();
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
+    await page.goto(`/preview-notification/${id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // The email itself renders in its sandboxed frame after the page: wait for its words.
+    await expect(page.frameLocator('iframe').locator('body')).toContainText('Hope Harbor');
+    await expect(page.getByText(/^Loading/)).toHaveCount(0);
+    // The window, not the full page: Chromium's full-page capture leaves the sandboxed (opaque
+    // origin) email frame blank, though it shows on screen.
+    await page.screenshot({ path: `${out}/email-preview-${width}.png` });
+  }
+});
+
+/** A super user's portal: the sidebar's Companies entry opens the catalogue with its queue. */
+test('companies as a super user at 1280 and 390 px', async ({ page }) => {
+  await signIn(page, 'super@twofold.test');
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
+    await page.goto('/portal');
+    if (width < 600) await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('link', { name: 'Companies', exact: true }).click();
+    await expect(page).toHaveURL(/\/portal\/companies$/);
+    await expect(page.getByText(/\d+ Found/).first()).toBeVisible();
+    await expect(page.getByText(/^Loading/)).toHaveCount(0);
+    await page.screenshot({ path: `${out}/companies-super-user-${width}.png`, fullPage: true });
+  }
+});
+
+/**
+ * Screens inside dialogs, at both widths: the import's field mapper (cards below 600 px, its
+ * "Upload as" column in view) and the confirmation before Mark verified.
+ */
+test('field mapper and a confirmation at 1280 and 390 px', async ({ page }) => {
+  const messyCsv = fileURLToPath(new URL('../e2e/fixtures/donations-messy.csv', import.meta.url));
+  await signIn(page, 'admin@twofold.test');
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
+    await page.goto('/portal/donations');
+    await expect(page.getByText(/\d+ Found/).first()).toBeVisible();
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    const upload = page.getByRole('dialog', { name: 'Upload Donations' });
+    await upload.getByLabel('Donations file').setInputFiles(messyCsv);
+    await upload.getByRole('button', { name: 'Continue' }).click();
+    const mapper = page.getByRole('dialog', { name: 'Field Mapper' });
+    await expect(mapper.getByText(/rows? ready/)).toBeVisible();
+    await page.screenshot({ path: `${out}/field-mapper-${width}.png`, animations: 'disabled' });
+    await page.keyboard.press('Escape');
+
+    await page.goto('/portal/verification');
+    await expect(page.getByText(/wait on your organization/)).toBeVisible();
+    await page.getByRole('checkbox').nth(1).check();
+    await page.getByRole('button', { name: 'Mark verified' }).click();
+    await expect(page.getByRole('dialog', { name: /^Mark 1 match verified\?$/ })).toBeVisible();
+    await page.screenshot({ path: `${out}/confirm-verify-${width}.png`, animations: 'disabled' });
+    await page.keyboard.press('Escape');
   }
 });

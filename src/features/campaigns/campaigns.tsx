@@ -7,6 +7,7 @@ import { can } from '../../contract/index.ts';
 import { currentLevel } from '../../state/organization.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
 import { Field, TextAreaField } from '../../ui/field.tsx';
 import { OrganizationPage } from '../../ui/organization-page.tsx';
@@ -358,17 +359,16 @@ function CampaignDialog({
           </form>
         ) : null}
       </Dialog>
-      <Dialog open={confirming} onClose={() => setConfirming(false)} title="Delete campaign">
-        <p>{campaignTexts.confirmDelete}</p>
-        <div className="campaigns__actions">
-          <Button variant="secondary" onClick={() => setConfirming(false)}>
-            Cancel
-          </Button>
-          <Button variant="destructive" disabled={busy} onClick={() => void remove()}>
-            {campaignTexts.delete}
-          </Button>
-        </div>
-      </Dialog>
+      <ConfirmDialog
+        open={confirming}
+        title="Delete campaign"
+        description={campaignTexts.confirmDelete}
+        confirmLabel="Delete campaign"
+        destructive
+        busy={busy}
+        onConfirm={() => void remove()}
+        onCancel={() => setConfirming(false)}
+      />
     </>
   );
 }

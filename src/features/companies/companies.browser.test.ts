@@ -1,6 +1,7 @@
 import '../donations/donations-test-session.ts';
 // The signed-in session (a writer, not a super user) is stored before the bundle loads.
 import '../../../dist/elements/twofold-companies.js';
+import { setViewport } from '@web/test-runner-commands';
 import {
   assert,
   assertEqual,
@@ -165,5 +166,27 @@ describe('<twofold-companies> for staff who are not super users', () => {
       await waitFor(() => !root.querySelector('dialog'), 'closed');
     }
     el.remove();
+  });
+
+  it('at 390 px each company is a card: its Ratio and Min/Max on screen, not scrolled away', async () => {
+    await setViewport({ width: 390, height: 844 });
+    try {
+      server();
+      const el = await mount('twofold-companies');
+      const root = el.shadowRoot as ShadowRoot;
+      await waitFor(() => button(root, 'Company 01'), 'the list');
+      for (const label of ['Company', 'Ratio', 'Min/Max']) {
+        const cell = root.querySelector(`tbody td[data-label="${label}"]`);
+        assert(cell, `a ${label} cell`);
+        const box = cell.getBoundingClientRect();
+        assert(box.left >= 0 && box.right <= 390, `${label} within 390 px (${box.left}–${box.right})`);
+      }
+      const page = document.scrollingElement as HTMLElement;
+      assert(page.scrollWidth <= 390, `no sideways scroll (${page.scrollWidth} px)`);
+      assertEqual((await axeViolations(el)).join('\n'), '', 'axe on the cards');
+      el.remove();
+    } finally {
+      await setViewport({ width: 800, height: 600 });
+    }
   });
 });

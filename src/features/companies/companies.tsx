@@ -126,8 +126,8 @@ export function Companies() {
       <p className="companies__count" aria-live="polite">
         {list ? `${list.total} Found` : ''}
       </p>
-      <div className="table-scroll">
-        <table className="companies__table">
+      <div className="table-scroll card-table-wrap">
+        <table className="companies__table card-table">
           <caption className="visually-hidden">
             Companies, page {query.page} of {pages}
           </caption>
@@ -148,15 +148,15 @@ export function Companies() {
             ) : list?.companies.length ? (
               list.companies.map((company) => (
                 <tr key={company.id}>
-                  <td>
+                  <td data-label="Company">
                     <Button variant="link" onClick={() => setOpenId(company.id)}>
                       {company.name}
                     </Button>
                   </td>
-                  <td>{programLabel(company.program)}</td>
-                  <td>{methodLabel(company.match_method)}</td>
-                  <td>{ratioLabel(company.match_ratio)}</td>
-                  <td>{minMax(company)}</td>
+                  <td data-label="Program">{programLabel(company.program)}</td>
+                  <td data-label="Method">{methodLabel(company.match_method)}</td>
+                  <td data-label="Ratio">{ratioLabel(company.match_ratio)}</td>
+                  <td data-label="Min/Max">{minMax(company)}</td>
                 </tr>
               ))
             ) : (

@@ -17,7 +17,13 @@ export type ChartKind =
   /** Bars stacked in series order (the first at the bottom). */
   | 'stacked'
   /** Bars drawn over each other at one place (the second a part of the first, e.g. submitted of requested). */
-  | 'overlaid';
+  | 'overlaid'
+  /**
+   * As 'overlaid', but across, one row per category, in HTML rather than on the canvas: long
+   * names (companies) each keep a line of their own, cut with an ellipsis and whole in their
+   * title, so they never overlap or run off the chart at any width (issue #30).
+   */
+  | 'rows';
 
 /** Palette with at least 3:1 contrast on white (WCAG non-text contrast). */
 export const chartColors = {
@@ -139,7 +145,7 @@ export function Chart({
 
   useEffect(() => {
     const element = host.current;
-    if (!element || categories.length === 0) return;
+    if (!element || categories.length === 0 || kind === 'rows') return;
     const width = () => Math.max(240, Math.floor(element.clientWidth || 320));
     const { options, data } = chartSetup(kind, categories, series, width());
     const plot = new uPlot(options, data, element);
@@ -173,9 +179,11 @@ export function Chart({
       <figcaption id={`${id}-title`} className="chart__title">
         {title}
       </figcaption>
-      {categories.length > 0 ? (
+      {categories.length === 0 ? null : kind === 'rows' ? (
+        <BarRows categories={categories} series={series} links={links} />
+      ) : (
         <div ref={host} className="chart__plot" aria-hidden="true" data-testid="chart-plot" />
-      ) : null}
+      )}
       <button
         type="button"
         className="chart__toggle"
@@ -194,5 +202,64 @@ export function Chart({
         {table}
       </div>
     </figure>
+  );
+}
+
+/**
+ * The 'rows' chart: a legend, then per category its name and its bars (the later series drawn
+ * inside the first, as parts of it) with the first series' figure. Hidden from screen readers
+ * like the canvas charts (the table carries the figures and links); a click on a row opens its
+ * link, as a click on a canvas category does.
+ */
+function BarRows({
+  categories,
+  series,
+  links,
+}: {
+  categories: readonly string[];
+  series: readonly ChartSeries[];
+  links?: ReadonlyArray<string | undefined> | undefined;
+}) {
+  const max = Math.max(0, ...series.flatMap((s) => s.values.map((v) => v ?? 0)));
+  const share = (value: number | null | undefined) => `${max > 0 ? ((value ?? 0) / max) * 100 : 0}%`;
+  return (
+    <div className="chart__plot chart__rows" aria-hidden="true" data-testid="chart-plot">
+      <ul className="chart__legend">
+        {series.map((s) => (
+          <li key={s.label}>
+            <span className="chart__swatch" style={{ background: s.color }} />
+            {s.label}
+          </li>
+        ))}
+      </ul>
+      <ol className="chart__bars">
+        {categories.map((name, i) => {
+          const link = links?.[i];
+          return (
+            // biome-ignore lint/a11y/useKeyWithClickEvents: the pointer's shortcut; keyboard and screen reader users have the same links in the table
+            <li
+              // biome-ignore lint/suspicious/noArrayIndexKey: two categories may share a name; their order is fixed
+              key={i}
+              className="chart__bar-row"
+              onClick={link ? () => navigate(link) : undefined}
+            >
+              <span className="chart__bar-label" title={name}>
+                {name}
+              </span>
+              <span className="chart__bar-track">
+                {series.map((s, k) => (
+                  <span
+                    key={s.label}
+                    className={k === 0 ? 'chart__bar' : 'chart__bar chart__bar--part'}
+                    style={{ width: share(s.values[i]), background: s.color }}
+                  />
+                ))}
+              </span>
+              <span className="chart__bar-value">{compactDollars(series[0]?.values[i] ?? 0)}</span>
+            </li>
+          );
+        })}
+      </ol>
+    </div>
   );
 }

@@ -2,6 +2,7 @@ import '../donations/donations-test-session.ts';
 // The session (a signed-in writer of organization 7) is in place before the bundles load.
 import '../../../dist/elements/twofold-dashboard.js';
 import '../../../dist/elements/twofold-toaster.js';
+import { setViewport } from '@web/test-runner-commands';
 import {
   assert,
   assertEqual,
@@ -11,6 +12,7 @@ import {
   control,
   deepElements,
   mount,
+  notVisibleBecause,
   setValue,
   waitFor,
 } from '../../../elements/browser-test-support.ts';
@@ -75,7 +77,9 @@ describe('<twofold-dashboard> Matching Overview', () => {
       return json(404, { message: 'Not found' });
     });
     const loading = await waitFor(() => byText(root, 'Loading statistics...'), 'the loading placeholder');
-    // A skeleton of grey bars, its spec text read to screen readers from inside it.
+    // A skeleton of grey bars under the spec's text, shown to everyone (issue #30: it was for
+    // screen readers only).
+    assertEqual(notVisibleBecause(loading), '', "'Loading statistics...' is visible");
     const skeleton = loading.closest<HTMLElement>('.skeleton');
     assert(skeleton, 'the loading text sits in a skeleton');
     assertEqual(skeleton.getAttribute('role'), 'status', 'announced');
@@ -246,7 +250,11 @@ describe('<twofold-dashboard> charts below the tiles', () => {
     ],
   });
   const year = today.getFullYear();
-  const insights = (from: string, to: string) => ({
+  const insights = (
+    from: string,
+    to: string,
+    companies = [{ name: 'Acme', requested: 400, submitted: 100, count: 2 }],
+  ) => ({
     from,
     to,
     months: [
@@ -259,7 +267,7 @@ describe('<twofold-dashboard> charts below the tiles', () => {
       { bucket: '90+', donor_contacted: { count: 0, matched: 0 }, npo_verify: { count: 0, matched: 0 } },
     ],
     forecast: [{ month: `${year}-03`, expected: 75, count: 1 }],
-    companies: [{ name: 'Acme', requested: 400, submitted: 100, count: 2 }],
+    companies,
   });
 
   it('draws each figure with uPlot, keeps its table for screen readers with links to exactly its matches, at 390 px', async () => {
@@ -273,8 +281,11 @@ describe('<twofold-dashboard> charts below the tiles', () => {
     el.style.display = 'block';
     el.style.width = '390px';
     await waitFor(
-      () => root.querySelectorAll('.chart__plot canvas').length === 5 || undefined,
-      'five charts drawn',
+      () =>
+        (root.querySelectorAll('.chart__plot canvas').length === 4 &&
+          root.querySelectorAll('.chart__rows').length === 1) ||
+        undefined,
+      'four charts drawn on canvas and the companies in rows',
     );
     // The canvases are hidden from assistive technology; the tables carry the figures.
     for (const plot of root.querySelectorAll('.chart__plot'))
@@ -319,5 +330,73 @@ describe('<twofold-dashboard> charts below the tiles', () => {
       );
     }
     assertEqual(JSON.stringify(await axeViolations(root.host)), '[]', 'axe');
+  });
+
+  it('names each top company on a line of its own, cut with its whole name in the title, at 1280 and 390 px', async () => {
+    const names = [
+      'International Business Machines Corporation',
+      'Johnson & Johnson Consumer Health',
+      'The Walt Disney Company Foundation',
+      'Acme',
+      'Alphabet Inc. (Google) Matching Gifts',
+      'Bank of America Charitable Foundation',
+      'Microsoft Corporation',
+      'Procter & Gamble Fund',
+    ];
+    const companies = names.map((name, i) => ({
+      name,
+      requested: 900 - i * 100,
+      submitted: 300 - i * 30,
+      count: 3,
+    }));
+    for (const width of [1280, 390]) {
+      await setViewport({ width, height: 900 });
+      try {
+        const { root, el } = await setup((call) => {
+          const from = call.search.get('from') ?? '';
+          const to = call.search.get('to') ?? '';
+          if (call.path.endsWith('/statistics')) return json(200, family(from, to));
+          if (call.path.endsWith('/statistics/insights')) return json(200, insights(from, to, companies));
+          return json(404, { message: 'Not found' });
+        });
+        el.style.display = 'block';
+        const labels = await waitFor(() => {
+          const found = [...root.querySelectorAll<HTMLElement>('.chart__rows .chart__bar-label')];
+          return found.length === names.length ? found : undefined;
+        }, `${width}: the companies chart`);
+        const chart = labels[0]?.closest('.chart__rows')?.getBoundingClientRect();
+        assert(chart, 'the chart box');
+        const boxes = labels.map((l) => l.getBoundingClientRect());
+        boxes.forEach((a, i) => {
+          assert(a.width > 20 && a.height > 0, `${width}: ${names[i]} has room`);
+          assert(
+            a.left >= chart.left - 0.5 && a.right <= chart.right + 0.5,
+            `${width}: ${names[i]} inside the chart`,
+          );
+          boxes.slice(i + 1).forEach((b, k) => {
+            const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+            assert(apart, `${width}: ${names[i]} and ${names[i + 1 + k]} do not overlap`);
+          });
+        });
+        labels.forEach((label, i) => {
+          assertEqual(label.getAttribute('title'), names[i] ?? '', `${width}: the whole name on hover`);
+          // A cut name ends in an ellipsis inside its own box, never over the bars.
+          if (label.scrollWidth > label.clientWidth)
+            assertEqual(
+              getComputedStyle(label).textOverflow,
+              'ellipsis',
+              `${width}: ${names[i]} cut with an ellipsis`,
+            );
+        });
+        if (width === 390)
+          assert(
+            labels.some((l) => l.scrollWidth > l.clientWidth),
+            '390: the longest names are cut to fit',
+          );
+        el.remove();
+      } finally {
+        await setViewport({ width: 800, height: 600 });
+      }
+    }
   });
 });

@@ -306,7 +306,7 @@ function Figures({ data }: { data: InsightsResponse }) {
       />
       <Chart
         title="Companies with the most requested match dollars"
-        kind="overlaid"
+        kind="rows"
         categories={companies.categories}
         series={companies.series}
         links={companies.links}

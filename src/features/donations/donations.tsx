@@ -325,8 +325,12 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
         </div>
       </form>
 
-      <div className="donations__table-wrap" part="table">
-        <table className="donations__table" aria-describedby={foundId} aria-busy={loading || undefined}>
+      <div className="donations__table-wrap card-table-wrap" part="table">
+        <table
+          className="donations__table card-table"
+          aria-describedby={foundId}
+          aria-busy={loading || undefined}
+        >
           <caption className="visually-hidden">Donations</caption>
           <thead>
             <tr>
@@ -390,19 +394,31 @@ function DonationsList({ organizationId, canUpload }: { organizationId: number; 
                   onClick={() => activate(donation.id)}
                   onKeyDown={(event) => onRowKey(event, donation.id)}
                 >
-                  <td className="donations__date">{formatDonated(donation.donated_at)}</td>
+                  <td className="donations__date" data-label="Donated">
+                    {formatDonated(donation.donated_at)}
+                  </td>
                   {/* A cut name is whole on hover (title) and in the row's label. */}
-                  <td title={donation.donor?.name ?? donation.donor_name ?? undefined}>
+                  <td
+                    data-label="Donor Name"
+                    title={donation.donor?.name ?? donation.donor_name ?? undefined}
+                  >
                     {donation.donor?.name ?? donation.donor_name ?? ''}
                   </td>
-                  <td className="donations__numeric">{formatAmount(donation.amount)}</td>
-                  <td title={donation.company?.name ?? donation.company_name ?? undefined}>
+                  <td className="donations__numeric" data-label="Amount">
+                    {formatAmount(donation.amount)}
+                  </td>
+                  <td
+                    data-label="Company"
+                    title={donation.company?.name ?? donation.company_name ?? undefined}
+                  >
                     {donation.company?.name ?? donation.company_name ?? (
                       <span className="placeholder">{emptyTexts.noCompany}</span>
                     )}
                   </td>
-                  <td title={donation.organization.name}>{donation.organization.name}</td>
-                  <td className="donations__status">
+                  <td data-label="Organization" title={donation.organization.name}>
+                    {donation.organization.name}
+                  </td>
+                  <td className="donations__status" data-label="Status">
                     <StatusBadge status={donation.status_id} name={donation.status.name} />
                     {donation.paid_amount != null ? (
                       <span className="donations__paid">

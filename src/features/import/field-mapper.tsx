@@ -193,8 +193,8 @@ function MapperForm({
         <strong>{file.name}</strong> · {test.rows} {test.rows === 1 ? 'row' : 'rows'} ·{' '}
         {hasChildren ? `${test.organization.name} and its chapters` : test.organization.name}
       </p>
-      <div className="mapper__scroll">
-        <table className="mapper__table">
+      <div className="mapper__scroll card-table-wrap">
+        <table className="mapper__table card-table">
           <thead>
             <tr>
               <th scope="col">Column in your file</th>
@@ -216,7 +216,7 @@ function MapperForm({
                   <th scope="row" className="mapper__header">
                     {original}
                   </th>
-                  <td className="mapper__samples">
+                  <td className="mapper__samples" data-label="Sample values">
                     {samples.length ? (
                       <ul>
                         {samples.map((value, i) => (
@@ -230,7 +230,7 @@ function MapperForm({
                       <span className="muted">(empty)</span>
                     )}
                   </td>
-                  <td>
+                  <td data-label="Upload as">
                     <select
                       className={
                         invalid

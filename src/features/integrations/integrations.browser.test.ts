@@ -2,15 +2,19 @@ import '../donations/donations-test-session.ts';
 // The signed-in session is stored before the bundles load (see donations-test-session.ts).
 import '../../../dist/elements/twofold-integrations.js';
 import '../../../dist/elements/twofold-toaster.js';
+import { sendKeys } from '@web/test-runner-commands';
 import {
   assert,
   assertEqual,
   axeViolations,
   button,
   byText,
+  deepActiveElement,
   fill,
+  forbidNativeConfirm,
   input,
   mount,
+  openDialog,
   waitFor,
 } from '../../../elements/browser-test-support.ts';
 import type { ApiKey } from '../../contract/integrations.ts';
@@ -81,5 +85,48 @@ describe('<twofold-integrations>', () => {
     );
     assertEqual((await axeViolations(el)).join('\n'), '', 'axe violations in the dialog');
     el.remove();
+  });
+
+  it("asks before deleting a key, in the portal's own dialog over Manage API Keys (keyboard only)", async () => {
+    const restore = forbidNativeConfirm();
+    try {
+      const { el, root, toasts, calls } = await setup();
+      button(root, 'Manage API Keys')?.click();
+      await waitFor(() => byText(root, 'tf_abcd1xyz…'), 'the key list');
+      const opener = button(root, 'Delete key tf_abcd1xyz');
+      assert(opener, 'the key’s Delete button');
+      const deletes = () => calls.filter((c) => c.method === 'DELETE');
+      // Twice, back and forth: opened and cancelled with Escape, then opened and confirmed.
+      opener.focus();
+      await sendKeys({ press: 'Enter' });
+      const dialog = await waitFor(() => openDialog(root, 'Delete this API key?'), 'the confirmation');
+      assert(dialog.textContent?.includes('tf_abcd1xyz…'), 'it names the key');
+      assertEqual(deepActiveElement()?.textContent, 'Cancel', 'focus starts on Cancel');
+      assertEqual((await axeViolations(el)).join('\n'), '', 'axe with the confirmation open');
+      await sendKeys({ press: 'Escape' });
+      await waitFor(() => !openDialog(root, 'Delete this API key?'), 'Escape to cancel');
+      assert(openDialog(root, 'Manage API Keys'), 'Escape closes only the confirmation');
+      assertEqual(deepActiveElement(), opener, 'focus back on Delete');
+      assertEqual(deletes().length, 0, 'nothing deleted on Escape');
+
+      await sendKeys({ press: 'Enter' });
+      await waitFor(() => openDialog(root, 'Delete this API key?'), 'the confirmation again');
+      await sendKeys({ press: 'Tab' });
+      assertEqual(deepActiveElement()?.textContent, 'Delete API key', 'the button is named for the action');
+      await sendKeys({ press: 'Enter' });
+      await waitFor(() => byText(toasts, 'API key updated successfully'), 'the toast');
+      assertEqual(
+        deletes()
+          .map((c) => c.path)
+          .join(),
+        `/api/organization/${orgId}/api-key/1`,
+        'deleted once',
+      );
+      await waitFor(() => !byText(root, 'tf_abcd1xyz…'), 'the key gone from the list');
+      assert(openDialog(root, 'Manage API Keys'), 'the key dialog stays open');
+      el.remove();
+    } finally {
+      restore();
+    }
   });
 });

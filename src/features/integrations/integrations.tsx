@@ -7,6 +7,7 @@ import { type ApiKey, apiKeyNameMax, apiKeyNameSaveDelayMs } from '../../contrac
 import { currentLevel } from '../../state/organization.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
 import { OrganizationPage } from '../../ui/organization-page.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
@@ -131,6 +132,8 @@ function ManageApiKeys({ organizationId, admin }: { organizationId: number; admi
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
   const [fresh, setFresh] = useState<{ id: number; secret: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  // The key whose Delete was pressed: the confirmation is open while this is set.
+  const [deleting, setDeleting] = useState<ApiKey | null>(null);
 
   useEffect(() => {
     if (!open || !admin) return;
@@ -164,8 +167,7 @@ function ManageApiKeys({ organizationId, admin }: { organizationId: number; admi
   };
 
   const remove = async (key: ApiKey) => {
-    if (!globalThis.confirm(`Delete the API key ${key.key}…? Integrations using it stop working at once.`))
-      return;
+    setDeleting(null);
     try {
       await deleteApiKey(organizationId, key.id);
       setKeys((list) => (list ?? []).filter((k) => k.id !== key.id));
@@ -219,7 +221,7 @@ function ManageApiKeys({ organizationId, admin }: { organizationId: number; admi
                   key={key.id}
                   organizationId={organizationId}
                   apiKey={key}
-                  onDelete={() => void remove(key)}
+                  onDelete={() => setDeleting(key)}
                 />
               ))}
             </ul>
@@ -231,6 +233,21 @@ function ManageApiKeys({ organizationId, admin }: { organizationId: number; admi
           </div>
         )}
       </Dialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this API key?"
+        description={
+          deleting
+            ? `The key ${deleting.key}… stops working at once for every integration using it.`
+            : undefined
+        }
+        confirmLabel="Delete API key"
+        destructive
+        onConfirm={() => {
+          if (deleting) void remove(deleting);
+        }}
+        onCancel={() => setDeleting(null)}
+      />
     </>
   );
 }

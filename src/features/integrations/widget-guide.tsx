@@ -127,7 +127,8 @@ export function WidgetGuide({ organizationId }: { organizationId: number }) {
         <div className="integrations__actions">
           <Button
             onClick={async () => {
-              if (await copyText(snippet)) toast({ description: 'Copied to clipboard' });
+              // spec: 'Copied!' (the API key's copy says 'Copied to clipboard').
+              if (await copyText(snippet)) toast({ description: 'Copied!' });
             }}
           >
             Copy snippet

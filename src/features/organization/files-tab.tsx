@@ -13,7 +13,7 @@ import {
 import { patchCurrentOrganization, replaceCurrentOrganization } from '../../state/organization.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
-import { Dialog } from '../../ui/dialog.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { Field } from '../../ui/field.tsx';
 import { logoUrl } from '../shell/sidebar.tsx';
 import { Section, TextField } from './fields.tsx';
@@ -276,21 +276,16 @@ function DocumentsSection({ organization, write }: { organization: Organization;
           </div>
         </form>
       ) : null}
-      <Dialog
+      <ConfirmDialog
         open={deleting !== null}
-        onClose={() => setDeleting(null)}
         title="Delete document"
         description={deleting ? `Delete "${deleting.name}"? The file is removed for good.` : undefined}
-      >
-        <div className="details__dialog-actions">
-          <Button variant="secondary" onClick={() => setDeleting(null)}>
-            Cancel
-          </Button>
-          <Button variant="destructive" disabled={busy} onClick={() => void remove()}>
-            {busy ? 'Deleting...' : 'Delete'}
-          </Button>
-        </div>
-      </Dialog>
+        confirmLabel="Delete document"
+        destructive
+        busy={busy}
+        onConfirm={() => void remove()}
+        onCancel={() => setDeleting(null)}
+      />
     </Section>
   );
 }

@@ -22,7 +22,7 @@ import { user as signedInUser } from '../../state/session.ts';
 import { toast } from '../../state/toasts.ts';
 import { Badge, type BadgeVariant } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
-import { Dialog } from '../../ui/dialog.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { Section, SelectField, TextField } from './fields.tsx';
 
 /** spec (part 1, section 8), word for word. */
@@ -165,23 +165,18 @@ export function UsersTab({ organization, level }: { organization: Organization; 
       {manage ? (
         <AddUserForm organizationId={organization.id} onUsers={apply} onProblem={setProblem} />
       ) : null}
-      <Dialog
+      <ConfirmDialog
         open={removing !== null}
-        onClose={() => setRemoving(null)}
         title="Remove user"
         description={
           removing ? `Remove ${removing.name} (${removing.email}) from ${organization.name}?` : undefined
         }
-      >
-        <div className="details__dialog-actions">
-          <Button variant="secondary" onClick={() => setRemoving(null)}>
-            Cancel
-          </Button>
-          <Button variant="destructive" disabled={busy} onClick={() => void remove()}>
-            {busy ? 'Removing...' : 'Remove'}
-          </Button>
-        </div>
-      </Dialog>
+        confirmLabel="Remove user"
+        destructive
+        busy={busy}
+        onConfirm={() => void remove()}
+        onCancel={() => setRemoving(null)}
+      />
     </div>
   );
 }

@@ -10,9 +10,11 @@ import {
   button,
   byText,
   control,
+  deepActiveElement,
   errorTexts,
   fill,
   mount,
+  openDialog,
   waitFor,
 } from '../../../elements/browser-test-support.ts';
 import type { Report } from '../../contract/reports.ts';
@@ -181,12 +183,23 @@ describe('<twofold-report-builder>', () => {
     const copied = calls.find((c) => c.method === 'POST')?.body as { name: string; id: number } | undefined;
     assertEqual(copied?.name, 'Report 1 (Copy)', 'copy name');
     assertEqual(copied?.id, 0, 'a new report');
-    button(root, 'Delete Report 1')?.click();
-    await waitFor(() => byText(root, 'Are you sure you want to delete this report?'), 'the confirmation');
-    const confirm = [...root.querySelectorAll('dialog button')].find(
-      (b) => b.textContent?.trim() === 'Delete',
-    ) as HTMLButtonElement;
-    confirm.click();
+    // The portal's own confirmation (issue #30), twice: Escape keeps the report, then it goes.
+    const opener = button(root, 'Delete Report 1');
+    assert(opener, 'Delete Report 1');
+    opener.focus();
+    await sendKeys({ press: 'Enter' });
+    const dialog = await waitFor(() => openDialog(root, 'Delete report'), 'the confirmation');
+    assert(byText(dialog, 'Are you sure you want to delete this report?'), "the spec's question");
+    assertEqual(deepActiveElement()?.textContent, 'Cancel', 'focus starts on Cancel');
+    await sendKeys({ press: 'Escape' });
+    await waitFor(() => !openDialog(root, 'Delete report'), 'Escape to cancel');
+    assertEqual(deepActiveElement(), opener, 'focus back on Delete');
+    assert(!calls.some((c) => c.method === 'DELETE'), 'nothing deleted on Escape');
+    await sendKeys({ press: 'Enter' });
+    await waitFor(() => openDialog(root, 'Delete report'), 'the confirmation again');
+    await sendKeys({ press: 'Tab' });
+    assertEqual(deepActiveElement()?.textContent, 'Delete report', 'the button is named for the action');
+    await sendKeys({ press: 'Enter' });
     await waitFor(() => byText(toasts, 'Report deleted successfully'), 'the deleted toast');
     assert(
       calls.some((c) => c.method === 'DELETE' && c.path === '/api/reports/1'),

@@ -21,7 +21,7 @@ import {
 import { currentLevel } from '../../state/organization.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
-import { Dialog } from '../../ui/dialog.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { emit } from '../../ui/events.ts';
 import { SelectField } from '../../ui/field.tsx';
@@ -177,17 +177,15 @@ function ReportsScreen({ organizationId, canChange }: { organizationId: number; 
         onEdit={(report) => setMode({ kind: 'edit', draft: draftOf(report) })}
         {...actions}
       />
-      <Dialog open={deleting !== null} onClose={() => setDeleting(null)} title="Delete report">
-        <p>{reportTexts.confirmDelete}</p>
-        <div className="reports__dialog-actions">
-          <Button variant="secondary" onClick={() => setDeleting(null)}>
-            Cancel
-          </Button>
-          <Button variant="destructive" onClick={() => void remove()}>
-            Delete
-          </Button>
-        </div>
-      </Dialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete report"
+        description={reportTexts.confirmDelete}
+        confirmLabel="Delete report"
+        destructive
+        onConfirm={() => void remove()}
+        onCancel={() => setDeleting(null)}
+      />
     </div>
   );
 }

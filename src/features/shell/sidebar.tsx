@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { currentOrganization, organizationLoading } from '../../state/organization.ts';
-import { logout } from '../../state/session.ts';
+import { initSession, isSuperUser, logout } from '../../state/session.ts';
 import { Button } from '../../ui/button.tsx';
 import { useElement } from '../../ui/element-context.ts';
 import { emit } from '../../ui/events.ts';
@@ -17,8 +17,12 @@ export interface MenuEntry {
   alsoActiveOn?: string[];
 }
 
-/** spec (part 1, section 2, Sidebar): the entries, in order. */
-export function menuEntries(companiesUrl: string | undefined): MenuEntry[] {
+/**
+ * spec (part 1, section 2, Sidebar): the entries, in order. A super user's Companies entry is the
+ * catalogue screen they maintain (/portal/companies, with its queue of suggested corrections at
+ * the top) instead of the public lookup: they are the only ones who can act on either.
+ */
+export function menuEntries(companiesUrl: string | undefined, superUser = false): MenuEntry[] {
   return [
     { label: 'Dashboard', href: '/portal', icon: icons.dashboard },
     { label: 'Donations', href: '/portal/donations', icon: icons.donations },
@@ -28,7 +32,9 @@ export function menuEntries(companiesUrl: string | undefined): MenuEntry[] {
     // spec: "The sidebar entry Companies is an external link to the product's public open-company
     // page, opened in a new tab": Twofold's own public employer lookup at /companies, unless a host
     // names another page (companies-url).
-    { label: 'Companies', href: companiesUrl || '/companies', icon: icons.companies, external: true },
+    superUser
+      ? { label: 'Companies', href: '/portal/companies', icon: icons.companies }
+      : { label: 'Companies', href: companiesUrl || '/companies', icon: icons.companies, external: true },
     { label: 'Reports', href: '/portal/reports', icon: icons.reports },
     {
       label: 'Email Templates',
@@ -123,6 +129,10 @@ export function Sidebar({
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const drawerId = useId();
   const organization = currentOrganization.value;
+  // Whether this is a super user (their Companies entry differs) comes from the session.
+  useEffect(() => {
+    void initSession();
+  }, []);
 
   const toggle = () => {
     const next = !collapsed;
@@ -279,7 +289,7 @@ function SidebarNav({ path, logoBase, companiesUrl, collapsed, toggle, onNavigat
         {toggle(listId)}
       </div>
       <ul className="sidebar__menu" id={listId}>
-        {menuEntries(companiesUrl).map((entry) => {
+        {menuEntries(companiesUrl, isSuperUser.value).map((entry) => {
           const active = isActive(entry, path);
           return (
             <li key={entry.label}>

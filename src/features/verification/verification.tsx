@@ -13,6 +13,7 @@ import { currentLevel } from '../../state/organization.ts';
 import { user } from '../../state/session.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
 import { Field, TextAreaField } from '../../ui/field.tsx';
 import { OrganizationPage } from '../../ui/organization-page.tsx';
@@ -61,6 +62,7 @@ function Queue({
   const [busy, setBusy] = useState(false);
   const [declining, setDeclining] = useState(false);
   const [countersigning, setCountersigning] = useState(false);
+  const [verifying, setVerifying] = useState(false);
   const statusRef = useRef<HTMLParagraphElement>(null);
   const [status, setStatus] = useState('');
 
@@ -142,10 +144,7 @@ function Queue({
       {canWrite && data.total > 0 ? (
         <div className="verification__actions" part="bulk-actions">
           <span>{count === 0 ? 'No match selected' : `${count} selected`}</span>
-          <Button
-            disabled={count === 0 || busy}
-            onClick={() => void run(() => verifyMatches(organization.id, [...selected]))}
-          >
+          <Button disabled={count === 0 || busy} onClick={() => setVerifying(true)}>
             Mark verified
           </Button>
           <Button
@@ -187,8 +186,8 @@ function Queue({
                 ) : null}
               </p>
             </header>
-            <div className="data-table-wrap">
-              <table className="data-table">
+            <div className="data-table-wrap card-table-wrap">
+              <table className="data-table card-table">
                 <thead>
                   <tr>
                     {canWrite ? (
@@ -213,7 +212,7 @@ function Queue({
                   {group.items.map((item) => (
                     <tr key={item.id}>
                       {canWrite ? (
-                        <td>
+                        <td data-label="Select">
                           <input
                             type="checkbox"
                             aria-label={`Select ${item.donor_name ?? item.donor_email ?? 'match'}, ${formatAmount(item.amount)}, ${formatGiftDay(item.donated_at)}`}
@@ -222,25 +221,27 @@ function Queue({
                           />
                         </td>
                       ) : null}
-                      <td>{formatGiftDay(item.donated_at)}</td>
-                      <td>
+                      <td data-label="Donated">{formatGiftDay(item.donated_at)}</td>
+                      <td data-label="Donor">
                         {item.donor_name ?? '—'}
                         {item.donor_email ? (
                           <span className="verification__email">{item.donor_email}</span>
                         ) : null}
                       </td>
-                      <td>
+                      <td data-label="Amount">
                         {formatAmount(item.amount)}
                         <span className="verification__email">match {formatAmount(item.matched)}</span>
                       </td>
-                      <td>
+                      <td data-label="Status">
                         {item.status.name}
                         {item.deadline ? (
                           <span className="verification__email">by {dayOf(item.deadline)}</span>
                         ) : null}
                       </td>
-                      <td className="verification__check">{item.check}</td>
-                      {rowActions ? <td>{rowActions(item)}</td> : null}
+                      <td className="verification__check" data-label="What to check">
+                        {item.check}
+                      </td>
+                      {rowActions ? <td data-label="Actions">{rowActions(item)}</td> : null}
                     </tr>
                   ))}
                 </tbody>
@@ -249,6 +250,21 @@ function Queue({
           </section>
         );
       })}
+      {/* A confirmation rather than an undo toast: verifying moves the matches on to Submitted at
+          once, and what that sets off (the webhooks' status events, the plan's count of submitted
+          matches) cannot be called back by a later undo. */}
+      <ConfirmDialog
+        open={verifying}
+        title={`Mark ${count} ${count === 1 ? 'match' : 'matches'} verified?`}
+        description="They move on to Submitted and leave the queue; each match's history records the change."
+        confirmLabel={`Mark ${count} verified`}
+        busy={busy}
+        onConfirm={() => {
+          setVerifying(false);
+          void run(() => verifyMatches(organization.id, [...selected]));
+        }}
+        onCancel={() => setVerifying(false)}
+      />
       <CountersignDialog
         open={countersigning}
         count={toCountersign.length}

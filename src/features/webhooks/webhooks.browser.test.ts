@@ -2,15 +2,19 @@ import '../donations/donations-test-session.ts';
 // The signed-in session is stored before the bundles load (see donations-test-session.ts).
 import '../../../dist/elements/twofold-webhooks.js';
 import '../../../dist/elements/twofold-toaster.js';
+import { sendKeys } from '@web/test-runner-commands';
 import {
   assert,
   assertEqual,
   axeViolations,
   button,
   byText,
+  deepActiveElement,
   fill,
+  forbidNativeConfirm,
   input,
   mount,
+  openDialog,
   waitFor,
 } from '../../../elements/browser-test-support.ts';
 import type { Webhook } from '../../contract/integrations.ts';
@@ -193,5 +197,73 @@ describe('<twofold-webhooks>', () => {
       await waitFor(() => !root.querySelector('ol[aria-label="Attempts of delivery 6"]'), 'the log closed');
     }
     el.remove();
+  });
+
+  it("asks before deleting, in the portal's own dialog: Escape keeps it, Delete webhook removes it (keyboard only)", async () => {
+    const restore = forbidNativeConfirm();
+    try {
+      const { el, root, toasts, calls } = await setup([hook(1), hook(2, { url: 'second.example.org' })]);
+      await waitFor(() => byText(root, 'Webhook 2'), 'the list');
+      const deleteButton = () =>
+        [...root.querySelectorAll<HTMLButtonElement>('.webhooks__item')][0]?.querySelector<HTMLButtonElement>(
+          '.btn--destructive',
+        );
+      const opener = deleteButton();
+      assert(opener, 'the first webhook’s Delete button');
+      // Twice, back and forth: opened and cancelled with Escape, then opened and confirmed.
+      opener.focus();
+      await sendKeys({ press: 'Enter' });
+      let dialog = await waitFor(() => openDialog(root, 'Delete Webhook 1?'), 'the confirmation');
+      assertEqual(deepActiveElement()?.textContent, 'Cancel', 'focus starts on Cancel');
+      assert(dialog.textContent?.includes('hooks.example.org/twofold'), 'it names the webhook’s address');
+      assertEqual((await axeViolations(el)).join('\n'), '', 'axe with the confirmation open');
+      await sendKeys({ press: 'Escape' });
+      await waitFor(() => !openDialog(root, 'Delete Webhook 1?'), 'Escape to cancel');
+      assertEqual(deepActiveElement(), opener, 'focus back on Delete');
+      assert(!calls.some((c) => c.method === 'DELETE'), 'nothing deleted on Escape');
+
+      await sendKeys({ press: 'Enter' });
+      dialog = await waitFor(() => openDialog(root, 'Delete Webhook 1?'), 'the confirmation again');
+      await sendKeys({ press: 'Tab' });
+      const confirm = deepActiveElement();
+      assertEqual(confirm?.textContent, 'Delete webhook', 'the destructive button is named for the action');
+      assert(confirm?.classList.contains('btn--destructive'), 'and looks destructive');
+      await sendKeys({ press: 'Enter' });
+      await waitFor(() => byText(toasts, 'Webhook deleted'), 'the deleted toast');
+      assertEqual(
+        calls
+          .filter((c) => c.method === 'DELETE')
+          .map((c) => c.path)
+          .join(),
+        '/api/webhook/1',
+        'the first webhook deleted, once',
+      );
+      await waitFor(() => !openDialog(root, 'Delete Webhook 1?'), 'the confirmation closed');
+      await waitFor(() => root.querySelectorAll('.webhooks__item').length === 1, 'one webhook left');
+      el.remove();
+    } finally {
+      restore();
+    }
+  });
+
+  it("copies the signing secret and says 'Copied!', as the spec words it", async () => {
+    const { el, root, toasts } = await setup([hook(1)]);
+    await waitFor(() => byText(root, 'Webhook 1'), 'the list');
+    const written: string[] = [];
+    const clipboard = navigator.clipboard;
+    const original = clipboard.writeText;
+    clipboard.writeText = async (text: string) => {
+      written.push(text);
+    };
+    try {
+      button(root, 'Signing secret')?.click();
+      const copy = await waitFor(() => button(root, 'Copy'), 'the Copy button');
+      copy.click();
+      await waitFor(() => byText(toasts, 'Copied!'), "the 'Copied!' toast");
+      assertEqual(written.join(), 'whsec_dGVzdC1zZWNyZXQtdGVzdC1zZWNyZXQ=', 'the secret copied');
+    } finally {
+      clipboard.writeText = original;
+      el.remove();
+    }
   });
 });

@@ -32,6 +32,7 @@ import { initSession } from '../../state/session.ts';
 import { toast } from '../../state/toasts.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { copyText, useDebouncedSave } from '../integrations/debounced.ts';
@@ -47,7 +48,9 @@ export const webhooksTexts = {
   created: 'Webhook created',
   updated: 'Webhook updated',
   deleted: 'Webhook deleted',
-  copied: 'Copied to clipboard',
+  // spec's success toasts list both 'Copied to clipboard' (the API key's, beside the other API key
+  // toasts) and 'Copied!': the other copy buttons (this secret, the widget snippet) say the short one.
+  copied: 'Copied!',
   adminsOnly: 'Only admins of this organization can manage webhooks.',
 } as const;
 
@@ -150,6 +153,7 @@ function WebhookRow({
   const [problem, setProblem] = useState<string | undefined>();
   const [showLog, setShowLog] = useState(false);
   const [showSecret, setShowSecret] = useState(false);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const changed = draft.url !== saved.url || draft.token !== saved.token || draft.event !== saved.event;
 
   useDebouncedSave(
@@ -171,7 +175,7 @@ function WebhookRow({
   );
 
   const remove = async () => {
-    if (!globalThis.confirm('Delete this webhook? Deliveries not yet sent are dropped.')) return;
+    setConfirmingDelete(false);
     try {
       onRemoved(await deleteWebhook(hook.id));
       toast({ description: webhooksTexts.deleted });
@@ -240,7 +244,7 @@ function WebhookRow({
         <Button variant="secondary" aria-expanded={showSecret} onClick={() => setShowSecret(!showSecret)}>
           Signing secret
         </Button>
-        <Button variant="destructive" onClick={() => void remove()}>
+        <Button variant="destructive" onClick={() => setConfirmingDelete(true)}>
           Delete
         </Button>
       </div>
@@ -258,6 +262,15 @@ function WebhookRow({
         </div>
       ) : null}
       {showLog ? <DeliveryLog webhookId={hook.id} /> : null}
+      <ConfirmDialog
+        open={confirmingDelete}
+        title={`Delete Webhook ${number}?`}
+        description={`Events stop going to ${hook.url}, and deliveries not yet sent are dropped.`}
+        confirmLabel="Delete webhook"
+        destructive
+        onConfirm={() => void remove()}
+        onCancel={() => setConfirmingDelete(false)}
+      />
     </li>
   );
 }
