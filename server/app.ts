@@ -15,6 +15,7 @@ import { mountRoutes } from './http/router.ts';
 import { mountStatic } from './http/static.ts';
 import { tokenPages, tokenPathRedactor } from './http/token-paths.ts';
 import { devMailbox } from './mail/dev-mailbox.ts';
+import { matchNotifier } from './modules/notifications/notifications.service.ts';
 import { routes as apiRoutes } from './routes.ts';
 import { configuredStorage } from './storage/configured-storage.ts';
 import type { FileStorage } from './storage/storage.ts';
@@ -46,7 +47,9 @@ export function createApp(options: AppOptions) {
   const routes = options.routes ?? apiRoutes;
   const storage = options.storage ?? configuredStorage(config);
   const lifecycle = options.lifecycle ?? { draining: false };
-  const deps: Deps = { db, config, logger, storage, lifecycle, clock: options.clock ?? systemClock };
+  const clock = options.clock ?? systemClock;
+  const notifier = matchNotifier({ ...config, clock });
+  const deps: Deps = { db, config, logger, storage, lifecycle, clock, notifier };
   const app = new Hono<AppEnv>();
   // Paths as logged: the token segments of token-bearing routes and pages replaced by their name.
   const loggedPath = tokenPathRedactor([...routes.map((r) => r.path), ...tokenPages]);

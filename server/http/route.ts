@@ -6,6 +6,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { SignedPurpose, VerifiedToken } from '../modules/auth/tokens.ts';
+import type { MatchNotifier } from '../modules/donations/match-notifier.ts';
 import type { FileStorage } from '../storage/storage.ts';
 import type { Logger } from './logger.ts';
 
@@ -28,6 +29,8 @@ export type Deps = {
   lifecycle: Lifecycle;
   /** The time of the donor-email workflow (see server/clock.ts). */
   clock: Clock;
+  /** Emails donors about their matches' status, with the config's links and `clock`. */
+  notifier: MatchNotifier;
 };
 
 /** Set by the server's graceful shutdown (server/serve.ts); read by the readiness check. */

@@ -177,7 +177,7 @@ export const donationsIoRoutes = [
         body.donations,
         body.map,
         importOptions(body),
-        { ...deps.config, clock: deps.clock },
+        deps.notifier,
         deps.logger,
       );
     },

@@ -49,10 +49,7 @@ export const donationsRoutes = [
       409: error('A donation with this transaction id already exists for this organization.'),
     },
     handler: ({ deps, params, body, user }) =>
-      donations.createDonation(deps.db, params.id, user.id, body, 'staff', {
-        ...deps.config,
-        clock: deps.clock,
-      }),
+      donations.createDonation(deps.db, params.id, user.id, body, 'staff', deps.notifier),
   }),
   defineRoute({
     method: 'post',
@@ -106,10 +103,7 @@ export const donationsRoutes = [
       409: error('A donation with this transaction id already exists for this organization.'),
     },
     handler: ({ deps, params, body, user }) =>
-      donations.updateDonation(deps.db, params.id, user.id, body, 'staff', {
-        ...deps.config,
-        clock: deps.clock,
-      }),
+      donations.updateDonation(deps.db, params.id, user.id, body, 'staff', deps.notifier),
   }),
   defineRoute({
     method: 'delete',

@@ -46,6 +46,7 @@ import {
   companies,
   donationCompanyStats,
   donationDayStats,
+  donationNotifications,
   donationStatusHistory,
   donationStatusTotals,
   donations,
@@ -64,13 +65,9 @@ import {
 } from '../billing/bills.ts';
 import { campaignTermsOf } from '../campaigns/campaigns.service.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
-import {
-  type NotificationLinks,
-  notificationsOf,
-  notifyMatches,
-} from '../notifications/notifications.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
 import { expectedPayments } from './expected-payment.ts';
+import type { MatchNotifier } from './match-notifier.ts';
 import {
   type CampaignTerms,
   coveringCampaign,
@@ -496,6 +493,31 @@ export async function getDonation(db: Queryable, donationId: number): Promise<{ 
   };
 }
 
+/** spec: "notifications (id, created_at, subject, first_open)" of one match, newest first. */
+async function notificationsOf(db: Queryable, donationId: number): Promise<Donation['notifications']> {
+  const rows = await db
+    .select({
+      id: donationNotifications.id,
+      created_at: donationNotifications.created_at,
+      subject: donationNotifications.subject,
+      first_open: donationNotifications.first_open,
+      kind: donationNotifications.kind,
+      stage: donationNotifications.stage,
+    })
+    .from(donationNotifications)
+    // A queued email (an import's, rendered once it committed) is listed once it is made.
+    .where(and(eq(donationNotifications.donation_id, donationId), eq(donationNotifications.queued, false)))
+    .orderBy(desc(donationNotifications.created_at), desc(donationNotifications.id));
+  return rows.map((r) => ({
+    id: r.id,
+    created_at: r.created_at.toISOString(),
+    subject: r.subject ?? '',
+    first_open: r.first_open?.toISOString() ?? null,
+    kind: r.kind as NonNullable<Donation['notifications'][number]['kind']>,
+    stage: r.stage,
+  }));
+}
+
 /**
  * spec: "recurring_history rows (created_at, donated_at, amount, id)": the other gifts of the same
  * recurring series (same recurring_id, same organization), newest first. The list leaves them out.
@@ -589,7 +611,7 @@ export async function resolveHeldMatches(
   tx: Tx,
   orgId: number,
   userId: number | null,
-  links: NotificationLinks,
+  notifier: MatchNotifier,
 ): Promise<number[]> {
   const [organization] = await tx
     .select({
@@ -644,7 +666,7 @@ export async function resolveHeldMatches(
   if (moved.length === 0) return [];
   await tx.insert(donationStatusHistory).values(moved);
   const ids = moved.map((m) => m.donation_id);
-  await notifyMatches(tx, ids, links);
+  await notifier.notify(tx, ids);
   return ids;
 }
 
@@ -841,7 +863,7 @@ export async function createDonation(
   body: DonationWrite,
   source: StatusChangeSource = 'staff',
   /** Given, the donor is emailed when the new match's status calls for it (not by the seed). */
-  links?: NotificationLinks,
+  notifier?: MatchNotifier,
 ) {
   if (body.id !== undefined && body.id !== 0)
     throw new HttpError(400, 'id must be 0 (or left out) to create a match');
@@ -884,7 +906,7 @@ export async function createDonation(
     if (status === statusIdOf.belowMinimum && company && donorId !== null)
       await mergeBelowMinimum(tx, orgId, row.id, donorId, company, userId, source);
     await webhookEvents.statusChanged(tx, [row.id]);
-    if (links) await notifyMatches(tx, [row.id], links);
+    if (notifier) await notifier.notify(tx, [row.id]);
     return row.id;
   });
   return getDonation(db, id);
@@ -902,7 +924,7 @@ export async function updateDonation(
   body: DonationWrite,
   source: StatusChangeSource = 'staff',
   /** Given, a resolved status (reprocess, Save & Re-Email, or a new company) emails the donor. */
-  links?: NotificationLinks,
+  notifier?: MatchNotifier,
 ) {
   if (body.id !== undefined && body.id !== donationId) throw new HttpError(400, 'id does not match the URL');
   const when = donatedAt(body.donated_at);
@@ -965,7 +987,7 @@ export async function updateDonation(
       await releaseIfUnchargeable(tx, current, status);
       await webhookEvents.statusChanged(tx, [donationId]);
     }
-    if (links && (body.reprocess || companyChanged)) await notifyMatches(tx, [donationId], links);
+    if (notifier && (body.reprocess || companyChanged)) await notifier.notify(tx, [donationId]);
   });
   return getDonation(db, donationId);
 }

@@ -19,12 +19,11 @@ import { consoleLogger, type Logger } from '../../http/logger.ts';
 import { afterCommit } from '../../jobs/after-commit.ts';
 import { campaignTermsOf } from '../campaigns/campaigns.service.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
-import { type NotificationLinks, notifyMatches } from '../notifications/notifications.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
-import { renderQueuedMails } from '../templates/mail-queue.ts';
 import { type CompanyRow, estimateOf, mergeBelowMinimum, resolutionCompany } from './donations.service.ts';
 import { readImportFile } from './import-files.ts';
 import { type ImportRowValues, type ImportTable, parseMapField, proposeMap } from './import-parse.ts';
+import type { MatchNotifier } from './match-notifier.ts';
 import { resolveStatus } from './status-resolution.ts';
 
 /**
@@ -412,7 +411,7 @@ export async function uploadImport(
    * their emails are recorded in the transaction and rendered into the outbox once it commits
    * (in the background; a failure there is logged to `logger` and retried by the mail worker).
    */
-  links?: NotificationLinks,
+  notifier?: MatchNotifier,
   logger: Logger = consoleLogger,
 ): Promise<ImportUploadResponse> {
   if (mapText === undefined || mapText.trim() === '') throw new HttpError(400, importMessages.badMap);
@@ -479,11 +478,11 @@ export async function uploadImport(
         for (const m of belowMinimum)
           await mergeBelowMinimum(tx, m.row.organizationId, m.id, m.donorId, m.company, userId, 'staff');
         // Once for the whole upload: the weekly limit and its locks are read once.
-        if (links) queued = (await notifyMatches(tx, created, links, { queue: true })).length;
+        if (notifier) queued = (await notifier.notify(tx, created, { queue: true })).length;
         await webhookEvents.statusChanged(tx, created);
       });
-      if (links && queued > 0)
-        afterCommit(db, 'rendering queued donor emails', () => renderQueuedMails(db, links), logger);
+      if (notifier && queued > 0)
+        afterCommit(db, 'rendering queued donor emails', () => notifier.renderQueued(db), logger);
       // The contains filters' indexes took the new donors and matches into their pending lists.
       afterCommit(
         db,

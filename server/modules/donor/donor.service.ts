@@ -169,7 +169,7 @@ export async function updateDonorMatch(
       company_name: body.company_name.trim(),
     },
     'donor',
-    { ...deps.config, clock: deps.clock },
+    deps.notifier,
   );
   const updated = await loadMatch(deps.db, donationId);
   if (!updated) throw new HttpError(404, donationMessages.notFound);

@@ -16,6 +16,7 @@ import { maxId } from '../../http/params.ts';
 import type { Deps } from '../../http/route.ts';
 import { spendSolution } from '../captcha/captcha.service.ts';
 import { createDonation } from '../donations/donations.service.ts';
+import { matchNotifier } from '../notifications/notifications.service.ts';
 import { logoUrl } from '../organization/logo-url.ts';
 import { nextStepsCompany } from './donor.service.ts';
 
@@ -98,7 +99,7 @@ export async function requestMatch(
       transaction_id: body.transaction_id?.trim() || null,
     },
     'public',
-    config,
+    matchNotifier(config),
   );
   const [company] = donation.company_id
     ? await db.select().from(companies).where(eq(companies.id, donation.company_id))

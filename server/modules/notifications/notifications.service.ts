@@ -1,5 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { Donation } from '../../../src/contract/donations.ts';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { notificationTexts } from '../../../src/contract/notifications.ts';
 import { type Clock, dayMs, systemClock } from '../../clock.ts';
 import type { Db, Queryable } from '../../db/client.ts';
@@ -7,6 +6,7 @@ import { orgKey, orgKeyPairs, queryRows } from '../../db/rows.ts';
 import { donationNotifications, donations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { hashToken } from '../auth/tokens.ts';
+import type { MatchNotifier } from '../donations/match-notifier.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
 import {
   chooseVersion,
@@ -18,6 +18,7 @@ import {
   templateTypeOfStatus,
   unsubscribedAmong,
 } from '../templates/donor-mail.ts';
+import { renderQueuedMails } from '../templates/mail-queue.ts';
 
 /**
  * The statuses a donor is emailed about, and why: the donor has something to do, or should know
@@ -51,6 +52,17 @@ export const notificationIntervalDays = 7;
 
 /** Where the links in a donor email point, and the workflow's clock (the system's by default). */
 export type NotificationLinks = MailLinks & { clock?: Clock | undefined };
+
+/**
+ * The notifier the donations service is handed (it records matches without importing the mail
+ * side): `notifyMatches` and `renderQueuedMails` with these links.
+ */
+export function matchNotifier(links: NotificationLinks): MatchNotifier {
+  return {
+    notify: (tx, donationIds, options) => notifyMatches(tx, donationIds, links, options),
+    renderQueued: (db) => renderQueuedMails(db, links),
+  };
+}
 
 /**
  * Emails the donors of these matches about their current status, in the caller's transaction
@@ -144,31 +156,6 @@ export async function recentlyEmailed(
 
 /** The first key of the notifier's advisory locks (the second is the organization id). */
 export const notifierLockSpace = 7_401;
-
-/** spec: "notifications (id, created_at, subject, first_open)" of one match, newest first. */
-export async function notificationsOf(db: Queryable, donationId: number): Promise<Donation['notifications']> {
-  const rows = await db
-    .select({
-      id: donationNotifications.id,
-      created_at: donationNotifications.created_at,
-      subject: donationNotifications.subject,
-      first_open: donationNotifications.first_open,
-      kind: donationNotifications.kind,
-      stage: donationNotifications.stage,
-    })
-    .from(donationNotifications)
-    // A queued email (an import's, rendered once it committed) is listed once it is made.
-    .where(and(eq(donationNotifications.donation_id, donationId), eq(donationNotifications.queued, false)))
-    .orderBy(desc(donationNotifications.created_at), desc(donationNotifications.id));
-  return rows.map((r) => ({
-    id: r.id,
-    created_at: r.created_at.toISOString(),
-    subject: r.subject ?? '',
-    first_open: r.first_open?.toISOString() ?? null,
-    kind: r.kind as NonNullable<Donation['notifications'][number]['kind']>,
-    stage: r.stage,
-  }));
-}
 
 /**
  * The open-tracking image was loaded: the first time sets first_open, later ones change nothing.

@@ -13,6 +13,7 @@ import { addresses, organizationCategories, organizations } from '../../db/schem
 import { HttpError, httpMessages } from '../../http/errors.ts';
 import type { Deps } from '../../http/route.ts';
 import { resolveHeldMatches } from '../donations/donations.service.ts';
+import { matchNotifier } from '../notifications/notifications.service.ts';
 import { checkCategories, getOrganization } from './organization.service.ts';
 import { encryptPrivateKey } from './private-key.ts';
 
@@ -168,7 +169,8 @@ export async function updateOrganization(
     if (Object.keys(changes).length > 0) {
       await tx.update(organizations).set(changes).where(eq(organizations.id, id));
       // Matches that waited at NPO Registration Incomplete move on once setup is complete.
-      if (changes.complete === true && !row.complete) await resolveHeldMatches(tx, id, userId, deps.config);
+      if (changes.complete === true && !row.complete)
+        await resolveHeldMatches(tx, id, userId, matchNotifier(deps.config));
     } else {
       // Still touch updated_at: the caller saved something (categories or the address row).
       await tx.update(organizations).set({ updated_at: sql`now()` }).where(eq(organizations.id, id));

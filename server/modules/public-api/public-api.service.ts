@@ -17,6 +17,7 @@ import { companies, donations, idempotencyKeys } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { ApiKeyCaller } from '../../http/route.ts';
 import { createDonation, donationsInIdOrder, getDonation } from '../donations/donations.service.ts';
+import { matchNotifier } from '../notifications/notifications.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
 
 /** The organizations a key reaches: its own and its chapters. */
@@ -55,7 +56,7 @@ export async function createMatch(
   if (idempotencyKey === undefined)
     return {
       status: 201,
-      body: await createDonation(db, orgId, null, write, 'api', config),
+      body: await createDonation(db, orgId, null, write, 'api', matchNotifier(config)),
       replayed: false,
     };
   if (!/^[\x21-\x7e]{1,255}$/.test(idempotencyKey))
@@ -100,7 +101,14 @@ export async function createMatch(
       return { status: first.status as 201, body: first.response, replayed: true };
     }
     // The match is written in a savepoint of this transaction: both commit together or neither.
-    const created = await createDonation(tx as unknown as Db, orgId, null, write, 'api', config);
+    const created = await createDonation(
+      tx as unknown as Db,
+      orgId,
+      null,
+      write,
+      'api',
+      matchNotifier(config),
+    );
     await tx
       .update(idempotencyKeys)
       .set({ status: 201, response: created })
