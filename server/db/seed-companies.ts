@@ -104,20 +104,22 @@ export function demoCompanies() {
   return rows;
 }
 
+/** A demo company's alias: its initials and its last word ('AB Bank' for Acme Bank). */
+export const initialsAlias = (name: string) => {
+  const words = name.split(' ');
+  return `${words.map((w) => w[0] ?? '').join('')} ${words[words.length - 1] ?? ''}`;
+};
+
 /**
  * How the demo companies are written besides their names (issue #31): each company's email domain
- * is the host of its url ('acme-analytics.example.com'), and its alias a ticker-like
- * abbreviation: the first three letters of each word ('ACMANA' for Acme Analytics).
+ * is the host of its url ('acme-analytics.example.com'), and its alias an
+ * abbreviation: the initials and the last word ('AB Bank' for Acme Bank).
  */
 export function demoCompanyWritings() {
   return demoCompanies().map((c) => ({
     name: c.name,
     domain: new URL(c.url ?? '').hostname,
-    alias: c.name
-      .split(' ')
-      .map((w) => w.slice(0, 3))
-      .join('')
-      .toUpperCase(),
+    alias: initialsAlias(c.name),
   }));
 }
 

@@ -57,10 +57,10 @@ describe('the typed employer', () => {
   });
 
   it('finds an alias', async () => {
-    const a = await identifyEmployer(t.db, { employer: 'ACMBAN' });
+    const a = await identifyEmployer(t.db, { employer: 'AB Bank' });
     expect(a.company_name).toBe('Acme Bank');
     expect(a.method).toBe('alias');
-    expect(a.reason).toBe("alias 'ACMBAN' of Acme Bank");
+    expect(a.reason).toBe("alias 'AB Bank' of Acme Bank");
   });
 
   it("recognises 'Retired', 'Self-employed', 'N/A' and the like as no employer", async () => {

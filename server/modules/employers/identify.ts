@@ -189,14 +189,58 @@ type Candidate = {
   parent_name: string | null;
   /** What matched: the domain, the catalogue name or alias, the earlier gift's company. */
   matched: string;
-  /** Similarity for name and alias; 1 for a domain; the share of earlier gifts for history. */
+  /** Name and alias: the matched text's key and the typed key (employer_key()). */
+  matched_key: string | null;
+  typed_key: string | null;
+  /** Name and alias: their word score (`wordScore`); 1 for a domain; history: the share of earlier gifts. */
   score: number;
   /** history: how many earlier gifts; domain: the matched domain's length. */
   weight: number;
 };
 
-/** The lowest similarity that is still worth showing a person (below: no answer). */
-const minimumScore = 0.45;
+/** The edits a word may be from another and still be it: none up to 4 letters, 1 up to 7, then 2. */
+const editBudget = (length: number) => (length <= 4 ? 0 : length <= 7 ? 1 : 2);
+
+/** How alike two words are: 1 the same, less per edit within the budget, 0 beyond it. */
+function wordLikeness(a: string, b: string): number {
+  if (a === b) return 1;
+  const steps = damerau(a, b).steps;
+  return steps <= editBudget(Math.max(a.length, b.length)) ? 1 - 0.05 * steps - 0.05 : 0;
+}
+
+/**
+ * How well a typed key names a catalogue key (both employer_key()), 0 to 1: each catalogue word
+ * paired with the likest typed word (a misspelt word still counts, a different word does not),
+ * then the pairs over the words of both (Dice), so a missing or extra word costs. Pg_trgm finds
+ * the candidates; this ranks them by words, so 'Smumit Insurance' is Summit Insurance, not every
+ * company whose name ends in Insurance. Run-together words ('acmeanalytics') are compared whole.
+ */
+export function wordScore(catalogueKey: string, typedKey: string): number {
+  if (catalogueKey === typedKey) return 1;
+  const joined = wordLikeness(catalogueKey.replace(/ /g, ''), typedKey.replace(/ /g, ''));
+  const catalogue = catalogueKey.split(' ').filter(Boolean);
+  const typed = typedKey.split(' ').filter(Boolean);
+  const unused = new Set(typed.keys());
+  let sum = 0;
+  for (const word of catalogue) {
+    let best = 0;
+    let at = -1;
+    for (const i of unused) {
+      const likeness = wordLikeness(word, typed[i] ?? '');
+      if (likeness > best) {
+        best = likeness;
+        at = i;
+      }
+    }
+    if (at >= 0) unused.delete(at);
+    sum += best;
+  }
+  const dice = catalogue.length + typed.length ? (2 * sum) / (catalogue.length + typed.length) : 0;
+  return Math.max(dice, joined === 1 ? 0.98 : joined * 0.95);
+}
+
+/** The lowest word score that is still worth showing a person (below: no answer). */
+const minimumScore = 0.6;
 /** Two companies closer than this are "equally close": no answer. */
 const tieMargin = 0.06;
 
@@ -212,7 +256,7 @@ async function candidates(
   const history =
     organizationId !== undefined && emails.length > 0
       ? sql`union all
-          select e.i, 'history' as via, d.company_id, c.name as matched,
+          select e.i, 'history' as via, d.company_id, c.name as matched, null, null,
             count(*)::real / sum(count(*)) over (partition by e.i) as score, count(*)::int as weight
           from unnest(${arrayParam(
             emails.map((e) => e.i),
@@ -238,8 +282,8 @@ async function candidates(
             'text',
           )}) as t(i, core)
         ), found as (
-          select d.i, 'domain' as via, cd.company_id, cd.domain as matched, 1::real as score,
-            length(cd.domain) as weight
+          select d.i, 'domain' as via, cd.company_id, cd.domain as matched, null as matched_key,
+            null as typed_key, 1::real as score, length(cd.domain) as weight
           from unnest(${arrayParam(
             domains.map((d) => d.i),
             'int',
@@ -249,21 +293,17 @@ async function candidates(
           )}) as d(i, domain)
           join company_domains cd on cd.domain = d.domain
           union all
-          select k.i, 'name', c.id, c.name,
-            greatest(similarity(employer_key(c.name), k.key),
-              0.9 * strict_word_similarity(employer_key(c.name), k.key)), 0
+          select k.i, 'name', c.id, c.name, employer_key(c.name), k.key, 0, 0
           from k join companies c on employer_key(c.name) % k.key
           where k.key <> ''
           union all
-          select k.i, 'alias', a.company_id, a.alias,
-            greatest(similarity(employer_key(a.alias), k.key),
-              0.9 * strict_word_similarity(employer_key(a.alias), k.key)), 0
+          select k.i, 'alias', a.company_id, a.alias, employer_key(a.alias), k.key, 0, 0
           from k join company_aliases a on employer_key(a.alias) % k.key
           where k.key <> ''
           ${history}
         )
         select f.i, f.via, f.company_id, c.name as company_name, c.parent_id, p.name as parent_name,
-          f.matched, f.score::float8 as score, f.weight
+          f.matched, f.matched_key, f.typed_key, f.score::float8 as score, f.weight
         from found f
         join companies c on c.id = f.company_id
         left join companies p on p.id = c.parent_id`,
@@ -318,6 +358,7 @@ function byName(found: Candidate[], typed: string): Partial | { ambiguous: strin
   const best = new Map<number, { c: Candidate; score: number }>();
   for (const c of found) {
     if (c.via !== 'name' && c.via !== 'alias') continue;
+    c.score = wordScore(c.matched_key ?? '', c.typed_key ?? '');
     const id = finalCompany(c).id;
     const held = best.get(id);
     // An exact name beats an exact alias of the same company (its reason is plainer).
@@ -334,9 +375,11 @@ function byName(found: Candidate[], typed: string): Partial | { ambiguous: strin
     };
   const company = finalCompany(first.c);
   const exact = first.score >= 0.999;
-  // Similarity 0.45 → 72, 0.6 → 80, 0.8 → 90; a close runner-up takes off what it lacks of 0.25.
-  let confidence = exact ? (first.c.via === 'name' ? 97 : 95) : Math.round(50 + 50 * first.score);
-  if (second) confidence -= Math.max(0, Math.round((0.25 - (first.score - second.score)) * 100));
+  // The word score as a percent (a misspelling is never as sure as the name: at most 94); a close
+  // runner-up takes off what its margin lacks of 0.3.
+  // Typed exactly as a catalogue name or alias, only another exact one (a tie, above) doubts it.
+  let confidence = exact ? (first.c.via === 'name' ? 97 : 95) : Math.round(100 * first.score);
+  if (second && !exact) confidence -= Math.max(0, Math.round((0.3 - (first.score - second.score)) * 100));
   confidence = Math.min(exact ? confidence : 94, Math.max(1, confidence));
   const alias = first.c.via === 'alias';
   const reason = alias
