@@ -337,7 +337,8 @@ export function scoreEvaluation(
   const byKind: EvaluationScore['byKind'] = {};
   set.forEach((r, i) => {
     const answer = named[i] ?? null;
-    const kind = (byKind[r.kind] ??= { records: 0, right: 0, wrong: 0 });
+    const kind = byKind[r.kind] ?? { records: 0, right: 0, wrong: 0 };
+    byKind[r.kind] = kind;
     kind.records += 1;
     if (r.expected !== null) findable += 1;
     if (answer !== null) namedCount += 1;
