@@ -326,10 +326,17 @@ export const companies = pgTable(
      * employer identification names the parent (issue #31).
      */
     parent_id: integer('parent_id').references((): AnyPgColumn => companies.id, { onDelete: 'set null' }),
+    /**
+     * The name as the employer identification compares it (employer_key(), migration 0030), kept
+     * by the database: its trigram index finds misspelt names without recomputing every key.
+     */
+    name_key: text('name_key').generatedAlwaysAs(sql`employer_key(name)`),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('companies_name_lower_unique').on(sql`lower(${t.name})`),
+    index('companies_name_key_idx').on(t.name_key),
+    index('companies_name_key_trgm_idx').using('gin', t.name_key.op('gin_trgm_ops')),
     index('companies_parent_idx').on(t.parent_id).where(sql`${t.parent_id} is not null`),
     check('companies_not_own_parent', sql`${t.parent_id} is null or ${t.parent_id} <> ${t.id}`),
     check(
@@ -381,9 +388,15 @@ export const companyAliases = pgTable(
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
     alias: text('alias').notNull(),
+    /** The alias as the employer identification compares it (see companies.name_key). */
+    alias_key: text('alias_key').generatedAlwaysAs(sql`employer_key(alias)`),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('company_aliases_company_alias_unique').on(t.company_id, sql`lower(${t.alias})`)],
+  (t) => [
+    uniqueIndex('company_aliases_company_alias_unique').on(t.company_id, sql`lower(${t.alias})`),
+    index('company_aliases_alias_key_idx').on(t.alias_key),
+    index('company_aliases_alias_key_trgm_idx').using('gin', t.alias_key.op('gin_trgm_ops')),
+  ],
 );
 
 /** One field of a company that changed: its value before and after (as the API shows them). */
