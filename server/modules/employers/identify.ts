@@ -272,7 +272,7 @@ async function candidates(
       : sql``;
   return queryRows<Candidate>(
     db,
-    sql`with k as (
+    sql`with k as materialized (
           select t.i, employer_key(t.core) as key
           from unnest(${arrayParam(
             typed.map((t) => t.i),
@@ -281,6 +281,14 @@ async function candidates(
             typed.map((t) => t.core),
             'text',
           )}) as t(i, core)
+          where employer_key(t.core) <> ''
+        ), fuzzy as materialized (
+          -- Only a text that is no catalogue name or alias exactly is looked up by trigrams: an
+          -- exact one is sure (only another exact one could doubt it), and the trigram index is
+          -- the costly part.
+          select k.i, k.key from k
+          where not exists (select 1 from companies c where c.name_key = k.key)
+            and not exists (select 1 from company_aliases a where a.alias_key = k.key)
         ), found as (
           select d.i, 'domain' as via, cd.company_id, cd.domain as matched, null as matched_key,
             null as typed_key, 1::real as score, length(cd.domain) as weight
@@ -293,13 +301,17 @@ async function candidates(
           )}) as d(i, domain)
           join company_domains cd on cd.domain = d.domain
           union all
-          select k.i, 'name', c.id, c.name, employer_key(c.name), k.key, 0, 0
-          from k join companies c on employer_key(c.name) % k.key
-          where k.key <> ''
+          select k.i, 'name', c.id, c.name, c.name_key, k.key, 0, 0
+          from k join companies c on c.name_key = k.key
           union all
-          select k.i, 'alias', a.company_id, a.alias, employer_key(a.alias), k.key, 0, 0
-          from k join company_aliases a on employer_key(a.alias) % k.key
-          where k.key <> ''
+          select k.i, 'alias', a.company_id, a.alias, a.alias_key, k.key, 0, 0
+          from k join company_aliases a on a.alias_key = k.key
+          union all
+          select f.i, 'name', c.id, c.name, c.name_key, f.key, 0, 0
+          from fuzzy f join companies c on c.name_key % f.key
+          union all
+          select f.i, 'alias', a.company_id, a.alias, a.alias_key, f.key, 0, 0
+          from fuzzy f join company_aliases a on a.alias_key % f.key
           ${history}
         )
         select f.i, f.via, f.company_id, c.name as company_name, c.parent_id, p.name as parent_name,
@@ -449,7 +461,11 @@ export async function identifyEmployers(
     const core = typed !== '' && !noEmployer ? employerCore(typed) : '';
     return { i, typed, email, correction, domain, noEmployer, core };
   });
-  const typed = prepared.flatMap((p) => (p.core ? [{ i: p.i, core: p.core }] : []));
+  // Each distinct typed text is looked up once (an import names the same employers again and
+  // again); its candidates carry a negative index, -1 for the first text, apart from the records'.
+  const cores = [...new Set(prepared.flatMap((p) => (p.core ? [p.core] : [])))];
+  const coreIndex = new Map(cores.map((core, at) => [core, -(at + 1)]));
+  const typed = cores.map((core, at) => ({ i: -(at + 1), core }));
   const domains = prepared.flatMap((p) =>
     p.domain && !freeMail.has(p.domain) && !p.noEmployer
       ? domainSuffixes(p.domain)
@@ -467,7 +483,7 @@ export async function identifyEmployers(
   }
 
   return prepared.map((p) => {
-    const found = byRecord.get(p.i) ?? [];
+    const found = [...(byRecord.get(p.i) ?? []), ...(byRecord.get(coreIndex.get(p.core) ?? 0) ?? [])];
     const extra = { email: p.email, correction: p.correction };
     if (p.noEmployer) return { ...none(`typed ${quote(p.typed)}: no employer`, true), ...extra };
     const domain = p.domain ? byDomain(found, p.domain) : null;
