@@ -11,6 +11,7 @@ import {
   donationNotifications,
   donations,
   emailTemplates,
+  employerReviews,
   esignDocuments,
   invitations,
   notifees,
@@ -118,6 +119,23 @@ async function storedDonation(orgId: number, values: Partial<typeof donations.$i
       donated_at: new Date('2025-03-01T12:00:00Z'),
       status_id: 23,
       ...values,
+    })
+    .returning();
+  return row?.id ?? 0;
+}
+
+/** An employer answer of one of the organization's matches, waiting for review. */
+async function storedReview(orgId: number) {
+  const [company] = await t.db.select({ id: companies.id }).from(companies).limit(1);
+  const [row] = await t.db
+    .insert(employerReviews)
+    .values({
+      organization_id: orgId,
+      donation_id: await storedDonation(orgId),
+      company_id: company?.id ?? 0,
+      method: 'name',
+      confidence: 60,
+      reason: "typed 'Acme Analytcs', close to Acme Analytics",
     })
     .returning();
   return row?.id ?? 0;
@@ -457,6 +475,29 @@ const samples: Record<string, Sample> = {
       path: '/api/donation/confirm',
       body: { donation_ids: [await storedDonation(id), await storedDonation(id)], status: 'submitted' },
     }),
+  },
+  'post /api/organization/:id/employers/screenings': {
+    level: 'write',
+    request: async (id) => ({ path: `/api/organization/${id}/employers/screenings` }),
+  },
+  'get /api/organization/:id/employers/screenings/latest': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/employers/screenings/latest` }),
+  },
+  'get /api/organization/:id/employers/reviews': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/employers/reviews` }),
+  },
+  'post /api/organization/:id/employers/reviews/decide': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/organization/${id}/employers/reviews/decide`,
+      body: { ids: [await storedReview(id)], action: 'reject' },
+    }),
+  },
+  'get /api/organization/:id/employers/summary': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/employers/summary` }),
   },
   'get /api/organization/:id/verification': {
     level: 'read',

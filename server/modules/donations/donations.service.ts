@@ -63,6 +63,7 @@ import {
   releaseIfUnchargeable,
 } from '../billing/bills.ts';
 import { campaignTermsOf } from '../campaigns/campaigns.service.ts';
+import { employerColumns, employerForMatch, recordMatchEmployer } from '../employers/employer-for-match.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
 import {
   type NotificationLinks,
@@ -850,10 +851,19 @@ export async function createDonation(
   const transactionId = body.transaction_id?.trim() || null;
   const id = await writeMatch(db, async (tx) => {
     await assertTransactionFree(tx, orgId, transactionId);
-    const company = await findCompany(tx, body);
+    // The employer identification (issue #31): a typed employer or the donor's email may name a
+    // catalogue company in any spelling; a misspelt common email domain is corrected.
+    const employer = await employerForMatch(tx, orgId, body);
+    if (body.company_id && !employer) throw new HttpError(400, donationMessages.companyNotFound);
+    const company = employer?.company ?? null;
     const recurringId = body.recurring_id?.trim() || null;
     const status = await resolveFor(tx, orgId, company, amountCents, recurringId !== null);
-    const donorId = await donorFor(tx, orgId, body.donor, null);
+    const donorId = await donorFor(
+      tx,
+      orgId,
+      { ...body.donor, email: employer?.email ?? body.donor.email },
+      null,
+    );
     const estimate = estimateOf(
       status,
       { organization_id: orgId, amount_cents: amountCents, donated_at: when },
@@ -875,12 +885,14 @@ export async function createDonation(
         custom: cleanCustom(body.custom),
         recurring_id: recurringId,
         silenced: body.silenced ?? false,
+        ...employerColumns(employer),
       })
       .returning({ id: donations.id });
     if (!row) throw new Error('donation insert returned nothing');
     await tx
       .insert(donationStatusHistory)
       .values({ donation_id: row.id, from_status_id: null, to_status_id: status, user_id: userId, source });
+    await recordMatchEmployer(tx, orgId, row.id, employer, userId, source);
     if (status === statusIdOf.belowMinimum && company && donorId !== null)
       await mergeBelowMinimum(tx, orgId, row.id, donorId, company, userId, source);
     await webhookEvents.statusChanged(tx, [row.id]);
