@@ -49,6 +49,7 @@ declare module 'react' {
       'twofold-report-builder': ElementProps;
       'twofold-campaigns': ElementProps;
       'twofold-verification': ElementProps;
+      'twofold-employers': ElementProps;
       'twofold-payouts': ElementProps;
       'twofold-toaster': ElementProps;
     }
