@@ -248,7 +248,7 @@ function EmployersBody({ organization, canWrite }: { organization: Organization;
                         </td>
                       ) : null}
                       <td>
-                        {r.donor_name ?? ''}
+                        <span>{r.donor_name ?? ''}</span>
                         {r.donor_email ? <div className="muted">{r.donor_email}</div> : null}
                       </td>
                       <td>{r.typed ?? ''}</td>
