@@ -50,7 +50,8 @@ export function EmployerCheck({
         />
         <span>Show only the rows that need a person</span>
       </label>
-      <div className="mapper__scroll">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region takes focus so a keyboard can scroll it (axe: scrollable-region-focusable). */}
+      <section className="mapper__scroll" tabIndex={0} aria-label="Employer of each row">
         <table className="employer-check__table">
           <thead>
             <tr>
@@ -83,7 +84,7 @@ export function EmployerCheck({
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
       {total > listedRows ? <p className="muted">…and {total - listedRows} more rows.</p> : null}
     </section>
   );
