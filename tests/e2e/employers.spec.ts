@@ -62,7 +62,7 @@ test('import a messy file, see the employers found with their reasons, review th
   );
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: `Accept Acme Analytics for ${who('Di Unsure')}` }).click();
-  await expect(page.getByRole('status')).toHaveText('1 accepted.');
+  await expect(page.locator('twofold-employers').getByRole('status')).toHaveText('1 accepted.');
   await expect(review).toHaveCount(0);
 
   // The accepted match left Missing Company Hold with its company, as the status table says.

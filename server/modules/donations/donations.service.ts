@@ -110,6 +110,9 @@ const columns = {
   adobe_sign_signing_url: donations.adobe_sign_signing_url,
   paid_cents: donations.paid_cents,
   paid_at: donations.paid_at,
+  employer_method: donations.employer_method,
+  employer_confidence: donations.employer_confidence,
+  employer_reason: donations.employer_reason,
   created_at: donations.created_at,
   updated_at: donations.updated_at,
 };
@@ -179,6 +182,10 @@ function toDonation(
     adobe_sign_signingUrl: row.adobe_sign_signing_url,
     paid_amount: row.paid_cents === null ? null : dollars(row.paid_cents),
     paid_at: row.paid_at,
+    employer:
+      row.employer_method === null
+        ? null
+        : { method: row.employer_method, confidence: row.employer_confidence, reason: row.employer_reason },
     // The list leaves them out (one more query per row); GET /api/donation/{id} reads them.
     notifications,
     created_at: row.created_at.toISOString(),

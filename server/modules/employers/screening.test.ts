@@ -217,6 +217,13 @@ describe('where else it runs', () => {
     expect(created.donation.company_id).toBe(await companyId('Acme Analytics'));
     const m = await match(created.donation.id);
     expect(m).toMatchObject({ employer_method: 'name', employer_confidence: 97 });
+    // The match dialog shows how the company was found.
+    const read = await call(t.app, 'GET', `/api/donation/${created.donation.id}`, { token: admin });
+    expect(read.json.donation.employer).toEqual({
+      method: 'name',
+      confidence: 97,
+      reason: "typed 'The Acme Analytics Company', the name of Acme Analytics",
+    });
     const [donor] = await t.db
       .select()
       .from(donors)
