@@ -412,6 +412,33 @@ function CompanyDialog({
             rows={3}
             onChange={(e) => set('guide', e.target.value)}
           />
+          <div className="company-form__grid">
+            <TextAreaField
+              label="Email domains"
+              hint="One a line, e.g. acme-analytics.example.com: its subdomains count too. Never a free-mail domain."
+              value={form.domains}
+              readOnly={readOnly}
+              rows={3}
+              onChange={(e) => set('domains', e.target.value)}
+            />
+            <TextAreaField
+              label="Aliases"
+              hint="Other names and abbreviations, one a line (e.g. AA Bank)."
+              value={form.aliases}
+              readOnly={readOnly}
+              rows={3}
+              onChange={(e) => set('aliases', e.target.value)}
+            />
+            <Field
+              label="Parent company ID"
+              hint="A subsidiary whose staff the parent's program matches; blank for none."
+              inputMode="numeric"
+              value={form.parent_id}
+              readOnly={readOnly}
+              error={errors.parent_id}
+              onChange={(e) => set('parent_id', e.target.value)}
+            />
+          </div>
           <fieldset className="company-form__categories" disabled={readOnly}>
             <legend>Categories</legend>
             {categories.map((c) => (
