@@ -931,6 +931,14 @@ describe('the super-user routes', () => {
       });
       return { method: route.method, path: route.path.replace(':id', String(json.suggestion_id)), body: {} };
     }
+    if (route.method === 'post' && route.path === '/api/company-catalogue') {
+      // The catalogue as exported: importing it again changes nothing, so a refusal is tested
+      // on a file a permitted call would accept.
+      const exported = await call(app, 'GET', '/api/company-catalogue?format=csv', { token: tokens.super });
+      const form = new FormData();
+      form.set('file', new File([exported.text], 'companies.csv', { type: 'text/csv' }));
+      return { method: route.method, path: route.path, form };
+    }
     return { method: route.method, path: route.path };
   }
 
@@ -956,6 +964,8 @@ describe('the super-user routes', () => {
         'post /api/company-suggestions/:id/accept',
         'post /api/company-suggestions/:id/reject',
         'put /api/companies/:id',
+        'get /api/company-catalogue',
+        'post /api/company-catalogue',
       ].sort(),
     );
     const problems: string[] = [];

@@ -114,3 +114,88 @@ describe('the catalogue learns how companies are written', () => {
     );
   });
 });
+
+describe('the catalogue as a CSV or XLSX file', () => {
+  const upload = async (name: string, body: BlobPart, token = tokens.super) => {
+    const form = new FormData();
+    form.set('file', new File([body], name));
+    const res = await t.app.request('/api/company-catalogue', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  };
+  const exported = async (format: 'csv' | 'xlsx') => {
+    const res = await t.app.request(`/api/company-catalogue?format=${format}`, {
+      headers: { authorization: `Bearer ${tokens.super}` },
+    });
+    expect(res.status).toBe(200);
+    return new Uint8Array(await res.arrayBuffer());
+  };
+
+  it('exports the same columns it imports, and importing the export changes nothing (CSV and XLSX)', async () => {
+    const csv = new TextDecoder().decode(await exported('csv'));
+    expect(csv.split('\n')[0]?.trim()).toBe(
+      'name,domains,aliases,parent,program,match_method,verify,match_ratio,minimum_match,maximum_match,deadline_rule,deadline_days,csr_vendor,url,guide,forms_email,forms_address,categories',
+    );
+    expect(csv).toContain('Acme Analytics,acme-analytics.example.com,AA Analytics,');
+    const again = await upload('companies.csv', csv);
+    expect(again.json).toMatchObject({ created: 0, updated: 0 });
+    expect(again.json.unchanged).toBeGreaterThanOrEqual(300);
+    const xlsx = await upload('companies.xlsx', await exported('xlsx'));
+    expect(xlsx.json).toMatchObject({ created: 0, updated: 0 });
+  });
+
+  it('creates and updates by name with history, and a second import of the same file changes nothing', async () => {
+    const header = new TextDecoder()
+      .decode(await exported('csv'))
+      .split('\n')[0]
+      ?.trim();
+    const file = [
+      header,
+      'Zephyr Robotics,zephyr-robotics.example.com,ZR; Zephyr Bots,,matching,form,both,2,25,1000,none,,,https://zephyr.example.com,,,,1; 3',
+      'Zephyr Robotics Europe,zephyr.example.eu,,Zephyr Robotics,matching,form,both,1,,,none,,,,,,,',
+    ].join('\n');
+    const first = await upload('new.csv', file);
+    expect(first.status, JSON.stringify(first.json)).toBe(200);
+    expect(first.json).toMatchObject({ created: 2, updated: 0 });
+    const europe = await company('Zephyr Robotics Europe');
+    expect(europe.parent_id).toBe((await company('Zephyr Robotics')).id);
+    expect((await identifyEmployer(t.db, { employer: 'Zephyr Bots' })).company_name).toBe('Zephyr Robotics');
+    expect((await identifyEmployer(t.db, { email: 'a@zephyr.example.eu' })).company_name).toBe(
+      'Zephyr Robotics',
+    );
+    const second = await upload('new.csv', file);
+    expect(second.json).toMatchObject({ created: 0, updated: 0, unchanged: 2 });
+    const changed = await upload('new.csv', file.replace(',2,25,1000,', ',3,25,1000,'));
+    expect(changed.json).toMatchObject({ created: 0, updated: 1, unchanged: 1 });
+  });
+
+  it('checks every row and writes nothing when one is wrong, naming the row and the problem', async () => {
+    const header = new TextDecoder()
+      .decode(await exported('csv'))
+      .split('\n')[0]
+      ?.trim();
+    const file = [
+      header,
+      'Nimbus Aerospace,nimbus.example.com,,,matching,form,both,1,,,none,,,,,,,',
+      'Nimbus Shipping,gmail.com,,,matching,teleport,both,twice,,,none,,,,,,,',
+      ',,,,matching,form,both,1,,,none,,,,,,,',
+    ].join('\n');
+    const res = await upload('bad.csv', file);
+    expect(res.status).toBe(400);
+    const message = String(res.json.message);
+    expect(message).toMatch(/^Nothing was imported: 2 rows have problems\. Row 3: /);
+    for (const part of [
+      'gmail.com is a free-mail or ISP domain',
+      'match_method: ',
+      'match_ratio: ',
+      'Row 4: name is required',
+    ])
+      expect(message).toContain(part);
+    const list = await call(t.app, 'GET', '/api/companies?q=Nimbus', { token: tokens.admin });
+    expect(list.json.total).toBe(0);
+    expect((await upload('bad.csv', file, tokens.admin)).status).toBe(403);
+  });
+});
