@@ -6,7 +6,8 @@
  * labels. Prints employers found of those findable (goal ≥ 95%), wrong employers named (goal ≤ 1%
  * of those named) and the time per 1,000 records.
  *
- *   npm run bench:employers
+ *   npm run bench:employers                    (PGlite)
+ *   TEST_DB=postgres npm run bench:employers   (a throwaway database on DATABASE_URL)
  *
  * It reads only what every build has (the import routes and donations.company_id), so the same
  * file measures a build without the identification service ("before").
@@ -16,7 +17,7 @@ import { companies, donations, organizations } from '../server/db/schema.ts';
 import { afterCommitSettled } from '../server/jobs/after-commit.ts';
 import { evaluationSet, scoreEvaluation } from '../server/modules/employers/evaluation-set.ts';
 import { signIn } from '../server/test-helpers.ts';
-import { createTestContext } from '../server/testing.ts';
+import { createTestContext, testDb } from '../server/testing.ts';
 
 const t = await createTestContext({ config: { logRequests: false } });
 try {
@@ -101,7 +102,7 @@ try {
     `Wrong employers named: ${score.wrong} of ${score.named} named = ${pct(score.wrongShare)} (goal ≤ 1%: ${score.wrongShare <= 0.01 ? 'met' : 'MISSED'})`,
   );
   console.log(
-    `Time per 1,000 records (PGlite, in-process): Test ${per1000(test.elapsed)}, Upload ${per1000(upload.elapsed)} (${set.length} records: Test ${test.elapsed.toFixed(0)} ms, Upload ${upload.elapsed.toFixed(0)} ms)`,
+    `Time per 1,000 records (${testDb === 'postgres' ? 'PostgreSQL' : 'PGlite'}, app in-process): Test ${per1000(test.elapsed)}, Upload ${per1000(upload.elapsed)} (${set.length} records: Test ${test.elapsed.toFixed(0)} ms, Upload ${upload.elapsed.toFixed(0)} ms)`,
   );
 } finally {
   await t.close();
