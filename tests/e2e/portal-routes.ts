@@ -29,6 +29,7 @@ export const portalRoutes: readonly PortalRoute[] = [
   { name: 'donations', path: '/portal/donations', signedIn: true, ready: /\d+ Found/ },
   { name: 'verification', path: '/portal/verification', signedIn: true, ready: /wait|Nothing is waiting/ },
   { name: 'payouts', path: '/portal/payouts', signedIn: true, ready: 'Upload a payout report' },
+  { name: 'employers', path: '/portal/employers', signedIn: true, ready: 'To review' },
   { name: 'organization-basic', path: '/portal/organization-details', signedIn: true, ready: 'Basic' },
   {
     name: 'organization-users',
