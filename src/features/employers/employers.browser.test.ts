@@ -57,7 +57,8 @@ describe('<twofold-employers>', () => {
     );
     button(root, 'Find employers')?.click();
     await waitFor(
-      () => root.querySelector('progress')?.closest('label')?.textContent?.includes('2 of 4 matches screened'),
+      () =>
+        root.querySelector('progress')?.closest('label')?.textContent?.includes('2 of 4 matches screened'),
       'the progress',
     );
     await waitFor(
