@@ -30,6 +30,7 @@ export const elementNames = [
   'twofold-report-builder',
   'twofold-campaigns',
   'twofold-verification',
+  'twofold-employers',
   'twofold-payouts',
   'twofold-scheduled-emails',
 ];

@@ -9,6 +9,7 @@ export { TwofoldContact } from './twofold-contact.ts';
 export { TwofoldDashboard } from './twofold-dashboard.ts';
 export { TwofoldDonations } from './twofold-donations.ts';
 export { TwofoldDonorMatchUpdate } from './twofold-donor-match-update.ts';
+export { TwofoldEmployers } from './twofold-employers.ts';
 export { TwofoldEsign } from './twofold-esign.ts';
 export { TwofoldFaq } from './twofold-faq.ts';
 export { TwofoldIntegrations } from './twofold-integrations.ts';

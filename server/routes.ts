@@ -11,6 +11,7 @@ import { donationsRoutes } from './modules/donations/donations.routes.ts';
 import { donationsIoRoutes } from './modules/donations/donations-io.routes.ts';
 import { donorRoutes } from './modules/donor/donor.routes.ts';
 import { emailScheduleRoutes } from './modules/email-schedule/email-schedule.routes.ts';
+import { employersRoutes } from './modules/employers/employers.routes.ts';
 import { esignRoutes } from './modules/esign/esign.routes.ts';
 import { apiKeysRoutes } from './modules/integrations/api-keys.routes.ts';
 import { webhooksRoutes } from './modules/integrations/webhooks.routes.ts';
@@ -64,6 +65,7 @@ export const routes: readonly AnyRoute[] = [
   ...dashboardRoutes,
   ...reportsRoutes,
   ...campaignsRoutes,
+  ...employersRoutes,
   ...systemRoutes,
   ...apiKeysRoutes,
   ...webhooksRoutes,

@@ -14,6 +14,7 @@ import { createMailWorker, type MailWorker } from './jobs/mail-worker.ts';
 import { createScheduler, type Scheduler } from './jobs/scheduler.ts';
 import { createWebhookWorker, type WebhookWorker } from './jobs/webhook-worker.ts';
 import { type MailTransport, transportFor } from './mail/transport.ts';
+import { createScreeningWorker } from './modules/employers/screening.ts';
 import { packetDelivered } from './modules/esign/esign.service.ts';
 import { scheduleDigests } from './modules/templates/digest.ts';
 import { renderQueuedMails } from './modules/templates/mail-queue.ts';
@@ -78,6 +79,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // Spent idempotency answers and one-time tokens, hourly.
   const housekeeping = createHousekeeping({ db: database.db, logger });
   housekeeping.start();
+  // Find employers runs (issue #31) a restart left open, and any a start's own kick missed.
+  const screeningWorker = createScreeningWorker({ db: database.db, logger });
+  screeningWorker.start();
   const { app, storage } = createApp({
     ...options.app,
     config,
@@ -132,6 +136,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         scheduler.stop(),
         billIssuer.stop(),
         housekeeping.stop(),
+        screeningWorker.stop(),
         afterCommitSettled(database.db),
       ]).then(() => 'drained' as const);
       const outcome = await Promise.race([drained, expired]);

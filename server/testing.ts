@@ -94,6 +94,7 @@ export function pgliteTemplate(): Promise<Blob> {
     }
     const here = path.dirname(fileURLToPath(import.meta.url));
     hash.update(readFileSync(path.join(here, 'db', 'seed.ts')));
+    hash.update(readFileSync(path.join(here, 'db', 'seed-companies.ts')));
     hash.update(
       readFileSync(path.join(here, '..', 'node_modules', '@electric-sql', 'pglite', 'package.json')),
     );

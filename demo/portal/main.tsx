@@ -242,6 +242,7 @@ function App() {
             <Route path="donations" element={screen(<twofold-donations />)} />
             <Route path="companies" element={screen(<twofold-companies />)} />
             <Route path="verification" element={screen(<twofold-verification />)} />
+            <Route path="employers" element={screen(<twofold-employers />)} />
             <Route path="payouts" element={screen(<twofold-payouts />)} />
             <Route path="organization-details" element={<OrganizationDetailsPage />} />
             <Route path="billing" element={screen(<twofold-billing key="plans" />)} />

@@ -28,6 +28,7 @@ const screens = {
   'twofold-scheduled-emails': () => import('../../elements/twofold-scheduled-emails.ts'),
   'twofold-template-editor': () => import('../../elements/twofold-template-editor.ts'),
   'twofold-verification': () => import('../../elements/twofold-verification.ts'),
+  'twofold-employers': () => import('../../elements/twofold-employers.ts'),
   'twofold-webhooks': () => import('../../elements/twofold-webhooks.ts'),
 } satisfies Record<string, () => Promise<unknown>>;
 

@@ -108,10 +108,18 @@ export const organizations = pgTable(
       .$type<{ name?: string; email?: string; phone?: string }>()
       .notNull()
       .default({}),
+    /**
+     * Employer identification (issue #31): an answer at or above this confidence (percent) is
+     * applied to a match by itself; one below waits in the review list for a person.
+     */
+    employer_threshold: integer('employer_threshold').notNull().default(80),
+    /** Donor emails with a plainly misspelt common domain (gmial.com) are corrected on the way in. */
+    correct_email_typos: boolean('correct_email_typos').notNull().default(true),
     ...timestamps,
   },
   (t) => [
     index('organizations_parent_id_idx').on(t.parent_id),
+    check('organizations_employer_threshold_range', sql`${t.employer_threshold} between 50 and 100`),
     index('organizations_name_lower_idx').on(sql`lower(${t.name})`),
     check('organizations_is_premium_values', sql`${t.is_premium} in ('true', 'false', 'parent')`),
     check('organizations_email_who_values', sql`${t.email_who} in ('all', 'company')`),
@@ -313,10 +321,24 @@ export const companies = pgTable(
     excluded_organization_types: jsonb('excluded_organization_types').$type<string[]>().notNull().default([]),
     /** Ids from the category catalogue (src/contract/categories.ts) the company's program matches. */
     categories: jsonb('categories').$type<number[]>().notNull().default([]),
+    /**
+     * A subsidiary's parent company: its employees are matched by the parent's program, so the
+     * employer identification names the parent (issue #31).
+     */
+    parent_id: integer('parent_id').references((): AnyPgColumn => companies.id, { onDelete: 'set null' }),
+    /**
+     * The name as the employer identification compares it (employer_key(), migration 0032), kept
+     * by the database: its trigram index finds misspelt names without recomputing every key.
+     */
+    name_key: text('name_key').generatedAlwaysAs(sql`employer_key(name)`),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('companies_name_lower_unique').on(sql`lower(${t.name})`),
+    index('companies_name_key_idx').on(t.name_key),
+    index('companies_name_key_trgm_idx').using('gin', t.name_key.op('gin_trgm_ops')),
+    index('companies_parent_idx').on(t.parent_id).where(sql`${t.parent_id} is not null`),
+    check('companies_not_own_parent', sql`${t.parent_id} is null or ${t.parent_id} <> ${t.id}`),
     check(
       'companies_match_method_values',
       sql`${t.match_method} is null or ${t.match_method} in ('form', 'mail', 'esign', 'paper', 'contact', 'csr')`,
@@ -330,6 +352,50 @@ export const companies = pgTable(
       'companies_deadline_rule_values',
       sql`${t.deadline_rule} in ('none', 'days-after-gift', 'year-end', 'next-year-end')`,
     ),
+  ],
+);
+
+/**
+ * The email domains a company's staff write from (issue #31): a donor at the domain or one of its
+ * subdomains works there. Stored lowercased, without a leading 'www.'; one company per domain.
+ */
+export const companyDomains = pgTable(
+  'company_domains',
+  {
+    id: serial('id').primaryKey(),
+    company_id: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('company_domains_domain_unique').on(t.domain),
+    index('company_domains_company_idx').on(t.company_id),
+    check('company_domains_domain_lowercase', sql`${t.domain} = lower(${t.domain})`),
+  ],
+);
+
+/**
+ * Other names a company goes by (abbreviations, former names, brands). Matched by the same
+ * normalized key and trigram similarity as its name (employer_key(), migration 0032).
+ */
+export const companyAliases = pgTable(
+  'company_aliases',
+  {
+    id: serial('id').primaryKey(),
+    company_id: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    alias: text('alias').notNull(),
+    /** The alias as the employer identification compares it (see companies.name_key). */
+    alias_key: text('alias_key').generatedAlwaysAs(sql`employer_key(alias)`),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('company_aliases_company_alias_unique').on(t.company_id, sql`lower(${t.alias})`),
+    index('company_aliases_alias_key_idx').on(t.alias_key),
+    index('company_aliases_alias_key_trgm_idx').using('gin', t.alias_key.op('gin_trgm_ops')),
   ],
 );
 
@@ -483,6 +549,15 @@ export const donations = pgTable(
     paid_cents: integer('paid_cents'),
     /** The day the company paid it (the report's payment date). */
     paid_at: date('paid_at', { mode: 'string' }),
+    /**
+     * How the company was found (issue #31): domain, name, alias, history or person (staff chose
+     * it, or entered it as a catalogue company); null while no company is known.
+     */
+    employer_method: text('employer_method'),
+    /** The identification's confidence, percent; null with employer_method. */
+    employer_confidence: integer('employer_confidence'),
+    /** What a person reads: "email domain acme-analytics.example.com". */
+    employer_reason: text('employer_reason'),
     ...timestamps,
   },
   (t) => [
@@ -507,6 +582,117 @@ export const donations = pgTable(
       .on(t.organization_id, t.transaction_id)
       .where(sql`${t.transaction_id} is not null`),
     check('donations_amount_nonnegative', sql`${t.amount_cents} >= 0`),
+    check(
+      'donations_employer_method_values',
+      sql`${t.employer_method} is null or ${t.employer_method} in ('domain', 'name', 'alias', 'history', 'person')`,
+    ),
+  ],
+);
+
+/** The kinds of a match's employer history (issue #31). */
+export const employerEventKinds = [
+  'identified',
+  'email_corrected',
+  'accepted',
+  'corrected',
+  'rejected',
+] as const;
+export type EmployerEventKind = (typeof employerEventKinds)[number];
+
+/**
+ * A match's employer history: the company the identification found (and how), a donor email
+ * corrected on the way in (the original kept here), and what staff decided in the review list.
+ */
+export const donationEmployerEvents = pgTable(
+  'donation_employer_events',
+  {
+    id: serial('id').primaryKey(),
+    donation_id: integer('donation_id')
+      .notNull()
+      .references(() => donations.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<EmployerEventKind>().notNull(),
+    company_id: integer('company_id').references(() => companies.id, { onDelete: 'set null' }),
+    method: text('method'),
+    confidence: integer('confidence'),
+    reason: text('reason'),
+    /** email_corrected: the address as given, and as corrected. */
+    email_from: text('email_from'),
+    email_to: text('email_to'),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    source: text('source').$type<StatusChangeSource>().notNull().default('staff'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('donation_employer_events_donation_idx').on(t.donation_id, t.at),
+    check(
+      'donation_employer_events_kind_values',
+      sql`${t.kind} in ('identified', 'email_corrected', 'accepted', 'corrected', 'rejected')`,
+    ),
+  ],
+);
+
+/**
+ * A "Find employers" run over an organization's matches at Missing Company Hold: a durable job
+ * (claimed by the polling loop, resumed after a restart) with its progress.
+ */
+export const employerScreenings = pgTable(
+  'employer_screenings',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** queued, running, done or failed. */
+    status: text('status').notNull().default('queued'),
+    total: integer('total').notNull().default(0),
+    processed: integer('processed').notNull().default(0),
+    applied: integer('applied').notNull().default(0),
+    to_review: integer('to_review').notNull().default(0),
+    /** The last match id screened: a resumed job goes on after it. */
+    last_donation_id: integer('last_donation_id').notNull().default(0),
+    error: text('error'),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    finished_at: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('employer_screenings_org_idx').on(t.organization_id, t.created_at.desc()),
+    index('employer_screenings_open_idx').on(t.id).where(sql`${t.status} in ('queued', 'running')`),
+    check('employer_screenings_status_values', sql`${t.status} in ('queued', 'running', 'done', 'failed')`),
+  ],
+);
+
+/** An answer below the organization's threshold, waiting for staff to accept, correct or reject it. */
+export const employerReviews = pgTable(
+  'employer_reviews',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    donation_id: integer('donation_id')
+      .notNull()
+      .references(() => donations.id, { onDelete: 'cascade' }),
+    screening_id: integer('screening_id').references(() => employerScreenings.id, { onDelete: 'set null' }),
+    company_id: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    method: text('method').notNull(),
+    confidence: integer('confidence').notNull(),
+    reason: text('reason').notNull(),
+    /** pending, accepted, corrected or rejected. */
+    status: text('status').notNull().default('pending'),
+    reviewed_by: integer('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+    reviewed_at: timestamp('reviewed_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('employer_reviews_org_status_idx').on(t.organization_id, t.status, t.id),
+    uniqueIndex('employer_reviews_pending_unique').on(t.donation_id).where(sql`${t.status} = 'pending'`),
+    check(
+      'employer_reviews_status_values',
+      sql`${t.status} in ('pending', 'accepted', 'corrected', 'rejected')`,
+    ),
   ],
 );
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { categories } from '../../src/contract/categories.ts';
 import {
   type DeadlineRule,
@@ -8,7 +9,8 @@ import {
   verifyMethods,
 } from '../../src/contract/companies.ts';
 import type { Db, Tx } from './client.ts';
-import { companies } from './schema.ts';
+import { arrayParam } from './rows.ts';
+import { companies, companyAliases, companyDomains } from './schema.ts';
 
 const firstParts = [
   'Acme',
@@ -102,7 +104,52 @@ export function demoCompanies() {
   return rows;
 }
 
-/** Seeds the demo catalogue. Idempotent: companies that exist (by name, any case) are left alone. */
+/** A demo company's alias: its initials and its last word ('AB Bank' for Acme Bank). */
+export const initialsAlias = (name: string) => {
+  const words = name.split(' ');
+  return `${words.map((w) => w[0] ?? '').join('')} ${words[words.length - 1] ?? ''}`;
+};
+
+/**
+ * How the demo companies are written besides their names (issue #31): each company's email domain
+ * is the host of its url ('acme-analytics.example.com'), and its alias an
+ * abbreviation: the initials and the last word ('AB Bank' for Acme Bank).
+ */
+export function demoCompanyWritings() {
+  return demoCompanies().map((c) => ({
+    name: c.name,
+    domain: new URL(c.url ?? '').hostname,
+    alias: initialsAlias(c.name),
+  }));
+}
+
+/**
+ * Seeds the demo catalogue. Idempotent: companies that exist (by name, any case) are left alone,
+ * and so are domains and aliases already there.
+ */
 export async function seedCompanies(db: Db | Tx): Promise<void> {
   await db.insert(companies).values(demoCompanies()).onConflictDoNothing();
+  const writings = demoCompanyWritings();
+  const names = arrayParam(
+    writings.map((w) => w.name.toLowerCase()),
+    'text',
+  );
+  await db.execute(
+    sql`insert into ${companyDomains} (company_id, domain)
+        select c.id, v.domain from unnest(${names}, ${arrayParam(
+          writings.map((w) => w.domain),
+          'text',
+        )}) as v(name, domain)
+        join ${companies} c on lower(c.name) = v.name
+        on conflict do nothing`,
+  );
+  await db.execute(
+    sql`insert into ${companyAliases} (company_id, alias)
+        select c.id, v.alias from unnest(${names}, ${arrayParam(
+          writings.map((w) => w.alias),
+          'text',
+        )}) as v(name, alias)
+        join ${companies} c on lower(c.name) = v.name
+        on conflict do nothing`,
+  );
 }

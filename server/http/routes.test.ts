@@ -59,6 +59,8 @@ describe('the route table', () => {
         // Issue 12: the public employer lookup (/companies, <twofold-company-lookup>).
         'get /api/public/companies',
         'get /api/public/companies/:id',
+        // Issue 31: the match request's "Is this your employer?" (from the email's domain only).
+        'get /api/public/employer-suggestion',
         // Donors: the donor link's exchange and the public matching page (captcha on the request).
         'post /api/donor/session',
         'get /api/public/match/:slug',

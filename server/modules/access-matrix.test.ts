@@ -12,6 +12,7 @@ import {
   donations,
   donors,
   emailTemplates,
+  employerReviews,
   esignDocuments,
   invitations,
   notifees,
@@ -147,6 +148,23 @@ async function scheduledEmail(orgId: number) {
     })
     .returning();
   return `/api/donation/${donationId}/email-schedule/${job?.id ?? 0}`;
+}
+
+/** An employer answer of one of the organization's matches, waiting for review. */
+async function storedReview(orgId: number) {
+  const [company] = await t.db.select({ id: companies.id }).from(companies).limit(1);
+  const [row] = await t.db
+    .insert(employerReviews)
+    .values({
+      organization_id: orgId,
+      donation_id: await storedDonation(orgId),
+      company_id: company?.id ?? 0,
+      method: 'name',
+      confidence: 60,
+      reason: "typed 'Acme Analytcs', close to Acme Analytics",
+    })
+    .returning();
+  return row?.id ?? 0;
 }
 
 /** A donor email about a match of the organization (its preview is read-level). */
@@ -499,6 +517,29 @@ const samples: Record<string, Sample> = {
       path: '/api/donation/confirm',
       body: { donation_ids: [await storedDonation(id), await storedDonation(id)], status: 'submitted' },
     }),
+  },
+  'post /api/organization/:id/employers/screenings': {
+    level: 'write',
+    request: async (id) => ({ path: `/api/organization/${id}/employers/screenings` }),
+  },
+  'get /api/organization/:id/employers/screenings/latest': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/employers/screenings/latest` }),
+  },
+  'get /api/organization/:id/employers/reviews': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/employers/reviews` }),
+  },
+  'post /api/organization/:id/employers/reviews/decide': {
+    level: 'write',
+    request: async (id) => ({
+      path: `/api/organization/${id}/employers/reviews/decide`,
+      body: { ids: [await storedReview(id)], action: 'reject' },
+    }),
+  },
+  'get /api/organization/:id/employers/summary': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/employers/summary` }),
   },
   'get /api/organization/:id/verification': {
     level: 'read',
@@ -956,6 +997,14 @@ describe('the super-user routes', () => {
       });
       return { method: route.method, path: route.path.replace(':id', String(json.suggestion_id)), body: {} };
     }
+    if (route.method === 'post' && route.path === '/api/company-catalogue') {
+      // The catalogue as exported: importing it again changes nothing, so a refusal is tested
+      // on a file a permitted call would accept.
+      const exported = await call(app, 'GET', '/api/company-catalogue?format=csv', { token: tokens.super });
+      const form = new FormData();
+      form.set('file', new File([exported.text], 'companies.csv', { type: 'text/csv' }));
+      return { method: route.method, path: route.path, form };
+    }
     return { method: route.method, path: route.path };
   }
 
@@ -981,6 +1030,8 @@ describe('the super-user routes', () => {
         'post /api/company-suggestions/:id/accept',
         'post /api/company-suggestions/:id/reject',
         'put /api/companies/:id',
+        'get /api/company-catalogue',
+        'post /api/company-catalogue',
       ].sort(),
     );
     const problems: string[] = [];

@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import {
   CompanyList,
   type CompanyProgramme,
@@ -6,7 +7,7 @@ import {
   CompanyWithHistory,
 } from '../contract/company-admin.ts';
 import { MessageResponse } from '../contract/index.ts';
-import { request } from './client.ts';
+import { download, request } from './client.ts';
 
 /** GET /api/companies: a page of the catalogue, optionally searched by name. */
 export function listCompanies(q: string, page: number) {
@@ -41,4 +42,25 @@ export function reviewSuggestion(id: number, verdict: 'accept' | 'reject', note:
     method: 'post',
     json: { note: note.trim() || null },
   });
+}
+
+/** Issue 31: what a catalogue import did. */
+export const CatalogueImportResult = z.object({
+  message: z.string(),
+  created: z.number(),
+  updated: z.number(),
+  unchanged: z.number(),
+  errors: z.array(z.object({ row: z.number(), reason: z.string() })),
+});
+
+/** GET /api/company-catalogue: the whole catalogue as a file (super users). */
+export function exportCatalogue(format: 'csv' | 'xlsx'): Promise<Blob> {
+  return download('api/company-catalogue', { searchParams: { format } });
+}
+
+/** POST /api/company-catalogue: a catalogue file imported (every row checked first). */
+export function importCatalogue(file: File) {
+  const body = new FormData();
+  body.set('file', file);
+  return request(CatalogueImportResult, 'api/company-catalogue', { method: 'post', body });
 }

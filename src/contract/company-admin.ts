@@ -21,6 +21,8 @@ const optionalText = /* @__NO_SIDE_EFFECTS__ */ (max: number) =>
   z.nullable(safeText(z.trim(), z.maxLength(max, `At most ${max} characters`)));
 const categoryIds = new Set(categories.map((c) => c.id));
 
+const companyDomainMessage = 'A domain is a host name such as acme-analytics.example.com';
+
 /** The programme fields a super user edits (and a suggestion proposes). Amounts are integer cents. */
 export const CompanyProgramme = z.object({
   match_method: z.nullable(z.enum(matchMethods)),
@@ -44,6 +46,37 @@ export const CompanyProgramme = z.object({
     z.maxLength(categories.length),
     z.refine((ids) => ids.every((id) => categoryIds.has(id)), 'Not a category of the catalogue'),
   ),
+  /**
+   * Issue 31: the email domains the company's staff write from (a subdomain counts too). Left out
+   * of a save, they stay as they are.
+   */
+  domains: z.optional(
+    z
+      .array(
+        z
+          .string()
+          .check(
+            z.trim(),
+            z.maxLength(253, 'At most 253 characters'),
+            z.regex(/^(www\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+\.?$/, companyDomainMessage),
+          ),
+      )
+      .check(z.maxLength(20, 'At most 20 domains')),
+  ),
+  /** Other names and abbreviations the company goes by ('AA Bank'). */
+  aliases: z.optional(
+    z
+      .array(
+        safeText(
+          z.trim(),
+          z.minLength(1, 'An alias cannot be empty'),
+          z.maxLength(200, 'At most 200 characters'),
+        ),
+      )
+      .check(z.maxLength(50, 'At most 50 aliases')),
+  ),
+  /** The parent whose program matches this subsidiary's staff, or null. */
+  parent_id: z.optional(z.nullable(z.number().check(z.int(), z.positive()))),
 });
 export type CompanyProgramme = z.infer<typeof CompanyProgramme>;
 export type ProgrammeField = keyof CompanyProgramme;
@@ -65,6 +98,9 @@ export const programmeFieldLabels: Record<ProgrammeField, string> = {
   forms_email: 'Forms email',
   forms_address: 'Forms mailing address',
   categories: 'Categories',
+  domains: 'Email domains',
+  aliases: 'Aliases',
+  parent_id: 'Parent company',
 };
 
 export const companyMessages = {

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { EmailCorrection, EmployerAnswer } from './employers.ts';
 
 /**
  * Donation file import (spec part 2, sections 3, 5 and 7): the Test call proposes a map and
@@ -97,6 +98,23 @@ export const ImportOrganization = z.object({
   children: z.array(z.object({ id: z.number(), name: z.string() })),
 });
 
+/**
+ * What the employer identification (issue #31) answered for one ready row: the company found,
+ * its confidence and reason, whether it is applied (at or above the organization's threshold) and
+ * whether the row needs a person (no company applied: it waits at Missing Company Hold, and a
+ * proposal below the threshold goes to the review list).
+ */
+export const ImportEmployerRow = z.object({
+  row: z.number(),
+  typed: z.nullable(z.string()),
+  email: z.nullable(z.string()),
+  ...EmployerAnswer.shape,
+  applied: z.boolean(),
+  needs_person: z.boolean(),
+  email_correction: z.nullable(EmailCorrection),
+});
+export type ImportEmployerRow = z.infer<typeof ImportEmployerRow>;
+
 export const ImportTestResponse = z.object({
   /** The map the rows were checked with: the one sent, else the proposed one. */
   map: ImportMap,
@@ -118,6 +136,9 @@ export const ImportTestResponse = z.object({
    */
   duplicates: z.number(),
   organization: ImportOrganization,
+  /** The employer of each ready row (issue #31), in file order, and the threshold applied. */
+  employers: z.optional(z.array(ImportEmployerRow)),
+  employer_threshold: z.optional(z.number()),
 });
 export type ImportTestResponse = z.infer<typeof ImportTestResponse>;
 
@@ -126,6 +147,9 @@ export const ImportUploadResponse = z.object({
   created: z.number(),
   duplicates: z.number(),
   errors: z.array(ImportRowError),
+  /** Matches created with the company the identification found, and proposals left for review. */
+  employers_found: z.optional(z.number()),
+  employers_to_review: z.optional(z.number()),
 });
 export type ImportUploadResponse = z.infer<typeof ImportUploadResponse>;
 

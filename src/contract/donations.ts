@@ -92,6 +92,15 @@ export const Donation = z.object({
   /** Beyond the spec: what the company paid (dollars) and when (YYYY-MM-DD), from a payout report. */
   paid_amount: z.optional(z.nullable(z.number())),
   paid_at: z.optional(z.nullable(z.string())),
+  /**
+   * Beyond the spec (issue 31): how the company was found (domain, name, alias, history, person),
+   * how sure, and why; null while no company is known or when it was set before this was recorded.
+   */
+  employer: z.optional(
+    z.nullable(
+      z.object({ method: z.string(), confidence: z.nullable(z.number()), reason: z.nullable(z.string()) }),
+    ),
+  ),
   notifications: z.array(DonationNotification),
   created_at: z.string(),
   updated_at: z.string(),

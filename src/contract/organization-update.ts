@@ -21,6 +21,16 @@ export const OrganizationPatch = z.partial(
     country: z.enum(['US', 'CA', '']),
     email_who: z.enum(['all', 'company']),
     email_min: z.number().check(z.int(), z.minimum(0), z.maximum(100_000_000)),
+    /** Issue 31: employer answers at or above this confidence (percent) are applied by themselves. */
+    employer_threshold: z
+      .number()
+      .check(
+        z.int('The confidence threshold is a whole percent'),
+        z.minimum(50, 'The confidence threshold is at least 50'),
+        z.maximum(100, 'The confidence threshold is at most 100'),
+      ),
+    /** Issue 31: correct plainly misspelt common donor email domains (gmial.com) on the way in. */
+    correct_email_typos: z.boolean(),
     category_id_array: z.array(dbId()),
     custom: z.record(safeText(z.maxLength(100)), z.unknown()),
     notify_contact: z.object({
@@ -62,14 +72,16 @@ export const patchFieldCapability: Record<PatchField, Capability> = {
   complete: 'organization.update',
   email_who: 'settings.manage',
   email_min: 'settings.manage',
+  employer_threshold: 'settings.manage',
+  correct_email_typos: 'settings.manage',
   custom: 'settings.manage',
   public_key: 'keys.manage',
   private_key: 'keys.manage',
 };
 
 const jsonFields = new Set<PatchField>(['category_id_array', 'custom', 'notify_contact', 'address']);
-const numberFields = new Set<PatchField>(['email_min']);
-const booleanFields = new Set<PatchField>(['complete']);
+const numberFields = new Set<PatchField>(['email_min', 'employer_threshold']);
+const booleanFields = new Set<PatchField>(['complete', 'correct_email_typos']);
 
 /** Encodes the changed fields as the spec's query parameters (private_key excluded: body only). */
 export function toPartialQuery(patch: OrganizationPatch): URLSearchParams {

@@ -127,6 +127,9 @@ export const Organization = z.object({
   children: z.record(z.string(), z.object({ id: z.number(), name: z.string() })),
   email_who: z.enum(['all', 'company']),
   email_min: z.number(),
+  /** Issue 31: the employer identification's settings (see OrganizationPatch). */
+  employer_threshold: z.optional(z.number()),
+  correct_email_typos: z.optional(z.boolean()),
   donate_url: z.nullable(z.string()),
   custom: z.record(z.string(), z.unknown()),
   onboarded: z.nullable(z.string()),

@@ -39,6 +39,7 @@ export const portalRoutes: readonly PortalRoute[] = [
   { name: 'verification', path: '/portal/verification', signedIn: true, ready: /wait|Nothing is waiting/ },
   { name: 'payouts', path: '/portal/payouts', signedIn: true, ready: 'Upload a payout report' },
   { name: 'scheduled-emails', path: '/portal/scheduled-emails', signedIn: true, ready: /emails? from/ },
+  { name: 'employers', path: '/portal/employers', signedIn: true, ready: 'To review' },
   { name: 'organization-basic', path: '/portal/organization-details', signedIn: true, ready: 'Basic' },
   {
     name: 'organization-users',

@@ -13,6 +13,7 @@ import {
 import { PublicCompany, PublicCompanySearchResponse } from '../../../src/contract/company-lookup.ts';
 import { IdParams } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
+import { exportCatalogue, importCatalogue } from './catalogue-file.ts';
 import { searchCompanyNames } from './companies.service.ts';
 import * as programme from './company-programme.service.ts';
 
@@ -182,5 +183,43 @@ export const companiesRoutes = [
       429: error('Too many attempts'),
     },
     handler: ({ deps, params }) => programme.publicCompany(deps.db, params.id),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/company-catalogue',
+    // Issue 31: the catalogue as a file, the same columns as the import takes (docs/companies-catalogue.md).
+    access: 'super',
+    summary: 'The whole companies catalogue as CSV or XLSX (super users), the columns the import takes',
+    tags: ['companies'],
+    query: z.object({ format: z.optional(z.enum(['csv', 'xlsx'])) }),
+    responses: { 200: { description: 'text/csv or .xlsx' } },
+    handler: ({ deps, query }) => exportCatalogue(deps.db, query.format ?? 'csv'),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/company-catalogue',
+    access: 'super',
+    summary:
+      'Import a catalogue file (CSV or XLSX, super users): every row checked first, nothing written unless all are valid; companies created or updated by name with history',
+    tags: ['companies'],
+    body: z.object({
+      file: z.custom<File>((value) => value instanceof File, 'Choose a CSV or XLSX file'),
+    }),
+    bodyKind: 'multipart',
+    bodyLimit: { bytes: 20 * 1024 * 1024, message: 'The file is larger than 20 MB' },
+    responses: {
+      200: {
+        description: 'What the import did',
+        schema: z.object({
+          message: z.string(),
+          created: z.number(),
+          updated: z.number(),
+          unchanged: z.number(),
+          errors: z.array(z.object({ row: z.number(), reason: z.string() })),
+        }),
+      },
+      400: error('Nothing was imported: the rows with problems, each named'),
+    },
+    handler: ({ deps, body, user }) => importCatalogue(deps.db, user.id, body.file),
   }),
 ];

@@ -1,4 +1,4 @@
-import { asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import {
   type CompanyChange,
   type CompanyDetail,
@@ -22,11 +22,14 @@ import type { Db, Queryable, Tx } from '../../db/client.ts';
 import {
   type CompanyFieldChange,
   companies,
+  companyAliases,
   companyChanges,
+  companyDomains,
   companySuggestions,
   users,
 } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
+import { isFreeMailDomain } from '../employers/identify.ts';
 
 export const programmeMessages = {
   notFound: (id: number) => `Company with id ${id} not found`,
@@ -45,15 +48,40 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 type CompanyRow = typeof companies.$inferSelect;
 
-function toDetail(row: CompanyRow): CompanyDetail {
+/** How a company is written besides its name (issue #31): its email domains and aliases. */
+type Writings = { domains: string[]; aliases: string[] };
+const noWritings: Writings = { domains: [], aliases: [] };
+
+/** The domains and aliases of the companies, in one query each. */
+async function writingsOf(db: Queryable, ids: readonly number[]): Promise<Map<number, Writings>> {
+  const out = new Map<number, Writings>(ids.map((id) => [id, { domains: [], aliases: [] }]));
+  if (ids.length === 0) return out;
+  const [domains, aliases] = await Promise.all([
+    db
+      .select({ id: companyDomains.company_id, value: companyDomains.domain })
+      .from(companyDomains)
+      .where(inArray(companyDomains.company_id, [...ids]))
+      .orderBy(asc(companyDomains.domain)),
+    db
+      .select({ id: companyAliases.company_id, value: companyAliases.alias })
+      .from(companyAliases)
+      .where(inArray(companyAliases.company_id, [...ids]))
+      .orderBy(asc(sql`lower(${companyAliases.alias})`)),
+  ]);
+  for (const d of domains) out.get(d.id)?.domains.push(d.value);
+  for (const a of aliases) out.get(a.id)?.aliases.push(a.value);
+  return out;
+}
+
+function toDetail(row: CompanyRow, writings: Writings = noWritings): CompanyDetail {
   return {
     id: row.id,
     name: row.name,
-    ...programmeOf(row),
+    ...programmeOf(row, writings),
   };
 }
 
-function programmeOf(row: CompanyRow): CompanyProgramme {
+function programmeOf(row: CompanyRow, writings: Writings = noWritings): CompanyProgramme {
   return {
     match_method: row.match_method as CompanyProgramme['match_method'],
     guide: row.guide,
@@ -69,12 +97,15 @@ function programmeOf(row: CompanyRow): CompanyProgramme {
     forms_email: row.forms_email,
     forms_address: row.forms_address,
     categories: [...row.categories].sort((a, b) => a - b),
+    domains: writings.domains,
+    aliases: writings.aliases,
+    parent_id: row.parent_id,
   };
 }
 
 /** The columns a programme is stored in (the ratio is text in the table). */
 function columnsOf(p: Partial<CompanyProgramme>): Partial<typeof companies.$inferInsert> {
-  const { match_ratio, categories, ...rest } = p;
+  const { match_ratio, categories, domains: _domains, aliases: _aliases, ...rest } = p;
   return {
     ...rest,
     ...(match_ratio === undefined ? {} : { match_ratio: String(match_ratio) }),
@@ -106,7 +137,16 @@ export async function listCompanies(
       .offset((page - 1) * companiesPerPage),
     db.select({ n: count() }).from(companies).where(where),
   ]);
-  return { companies: rows.map(toDetail), total: total?.n ?? 0, page, per_page: companiesPerPage };
+  const writings = await writingsOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return {
+    companies: rows.map((r) => toDetail(r, writings.get(r.id))),
+    total: total?.n ?? 0,
+    page,
+    per_page: companiesPerPage,
+  };
 }
 
 async function findCompany(db: Queryable, id: number): Promise<CompanyRow> {
@@ -139,7 +179,7 @@ export async function companyWithHistory(db: Queryable, id: number): Promise<Com
     changes: r.changes,
     suggestion_id: r.suggestion_id,
   }));
-  return { company: toDetail(company), history };
+  return { company: toDetail(company, (await writingsOf(db, [id])).get(id)), history };
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -164,9 +204,12 @@ async function applyChange(
 ): Promise<CompanyFieldChange[]> {
   const [locked] = await tx.select().from(companies).where(eq(companies.id, companyId)).for('update');
   if (!locked) throw new HttpError(404, programmeMessages.notFound(companyId));
-  const before = programmeOf(locked);
+  const before = programmeOf(locked, (await writingsOf(tx, [companyId])).get(companyId));
   const after: CompanyProgramme = { ...before, ...change };
   after.categories = [...new Set(after.categories)].sort((a, b) => a - b);
+  after.domains = normalDomains(after.domains ?? []);
+  after.aliases = normalAliases(after.aliases ?? []);
+  await checkWritings(tx, companyId, after);
   // A deadline in days only means something for that rule.
   if (after.deadline_rule !== 'days-after-gift') after.deadline_days = null;
   const problem = programmeProblem(after);
@@ -174,10 +217,83 @@ async function applyChange(
   const changes = diff(before, after);
   if (changes.length === 0) return changes;
   await tx.update(companies).set(columnsOf(after)).where(eq(companies.id, companyId));
+  if (!same(before.domains, after.domains)) {
+    await tx.delete(companyDomains).where(eq(companyDomains.company_id, companyId));
+    if (after.domains.length)
+      await tx
+        .insert(companyDomains)
+        .values(after.domains.map((domain) => ({ company_id: companyId, domain })));
+  }
+  if (!same(before.aliases, after.aliases)) {
+    await tx.delete(companyAliases).where(eq(companyAliases.company_id, companyId));
+    if (after.aliases.length)
+      await tx
+        .insert(companyAliases)
+        .values(after.aliases.map((alias) => ({ company_id: companyId, alias })));
+  }
   await tx
     .insert(companyChanges)
     .values({ company_id: companyId, user_id: userId, changes, suggestion_id: suggestionId });
   return changes;
+}
+
+/** Domains as stored: lowercased, without 'www.' or a final dot, each once, sorted. */
+const normalDomains = (list: readonly string[]) =>
+  [
+    ...new Set(
+      list.map((d) =>
+        d
+          .trim()
+          .toLowerCase()
+          .replace(/^www\./, '')
+          .replace(/\.$/, ''),
+      ),
+    ),
+  ].sort();
+
+/** Aliases trimmed, each once whatever its case, sorted as the catalogue lists them. */
+function normalAliases(list: readonly string[]) {
+  const seen = new Map<string, string>();
+  for (const a of list) {
+    const alias = a.trim().replace(/\s+/g, ' ');
+    if (alias && !seen.has(alias.toLowerCase())) seen.set(alias.toLowerCase(), alias);
+  }
+  return [...seen.values()].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+}
+
+/**
+ * The catalogue's rules for how a company is written (issue #31): a free-mail or ISP domain names
+ * no employer, a domain belongs to one company, and parents are one level deep (a parent is no
+ * subsidiary, a subsidiary has none of its own).
+ */
+async function checkWritings(tx: Queryable, companyId: number, p: CompanyProgramme) {
+  for (const domain of p.domains ?? []) {
+    if (isFreeMailDomain(domain))
+      throw new HttpError(400, `${domain} is a free-mail or ISP domain: it names no employer.`);
+  }
+  if (p.domains?.length) {
+    const [taken] = await tx
+      .select({ domain: companyDomains.domain, name: companies.name })
+      .from(companyDomains)
+      .innerJoin(companies, eq(companies.id, companyDomains.company_id))
+      .where(and(inArray(companyDomains.domain, p.domains), ne(companyDomains.company_id, companyId)))
+      .limit(1);
+    if (taken) throw new HttpError(400, `The domain ${taken.domain} is already ${taken.name}'s.`);
+  }
+  if (p.parent_id !== null && p.parent_id !== undefined) {
+    if (p.parent_id === companyId) throw new HttpError(400, 'A company cannot be its own parent.');
+    const [parent] = await tx.select().from(companies).where(eq(companies.id, p.parent_id));
+    if (!parent) throw new HttpError(400, `Parent company with id ${p.parent_id} not found`);
+    if (parent.parent_id !== null)
+      throw new HttpError(400, `${parent.name} is itself a subsidiary: choose its parent instead.`);
+    const [child] = await tx
+      .select({ name: companies.name })
+      .from(companies)
+      .where(eq(companies.parent_id, companyId))
+      .limit(1);
+    if (child)
+      throw new HttpError(400, `This company is the parent of ${child.name}: it cannot have a parent.`);
+  }
 }
 
 /** A super user's save of the whole programme (the route allows super users only). */
@@ -202,7 +318,7 @@ export async function suggestCorrection(
   userId: number,
 ): Promise<{ message: string; suggestion_id: number }> {
   const company = await findCompany(db, companyId);
-  const current = programmeOf(company);
+  const current = programmeOf(company, (await writingsOf(db, [companyId])).get(companyId));
   const proposed: Partial<Record<ProgrammeField, unknown>> = {};
   for (const field of programmeFields) {
     const value = body.proposed[field];
@@ -228,9 +344,13 @@ export async function pendingSuggestions(db: Queryable): Promise<{ suggestions: 
     .where(eq(companySuggestions.status, 'pending'))
     .orderBy(asc(companySuggestions.created_at), asc(companySuggestions.id))
     .limit(200);
+  const writings = await writingsOf(
+    db,
+    rows.map((r) => r.company.id),
+  );
   return {
     suggestions: rows.map(({ suggestion, company, user }) => {
-      const today = programmeOf(company) as Record<string, unknown>;
+      const today = programmeOf(company, writings.get(company.id)) as Record<string, unknown>;
       const current = Object.fromEntries(
         Object.keys(suggestion.proposed).map((field) => [field, today[field]]),
       );

@@ -64,6 +64,7 @@ import {
   releaseIfUnchargeable,
 } from '../billing/bills.ts';
 import { campaignTermsOf } from '../campaigns/campaigns.service.ts';
+import { employerColumns, employerForMatch, recordMatchEmployer } from '../employers/employer-for-match.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
 import { expectedPayments } from './expected-payment.ts';
@@ -106,6 +107,9 @@ const columns = {
   adobe_sign_signing_url: donations.adobe_sign_signing_url,
   paid_cents: donations.paid_cents,
   paid_at: donations.paid_at,
+  employer_method: donations.employer_method,
+  employer_confidence: donations.employer_confidence,
+  employer_reason: donations.employer_reason,
   created_at: donations.created_at,
   updated_at: donations.updated_at,
 };
@@ -175,6 +179,10 @@ function toDonation(
     adobe_sign_signingUrl: row.adobe_sign_signing_url,
     paid_amount: row.paid_cents === null ? null : dollars(row.paid_cents),
     paid_at: row.paid_at,
+    employer:
+      row.employer_method === null
+        ? null
+        : { method: row.employer_method, confidence: row.employer_confidence, reason: row.employer_reason },
     // The list leaves them out (one more query per row); GET /api/donation/{id} reads them.
     notifications,
     created_at: row.created_at.toISOString(),
@@ -872,10 +880,19 @@ export async function createDonation(
   const transactionId = body.transaction_id?.trim() || null;
   const id = await writeMatch(db, async (tx) => {
     await assertTransactionFree(tx, orgId, transactionId);
-    const company = await findCompany(tx, body);
+    // The employer identification (issue #31): a typed employer or the donor's email may name a
+    // catalogue company in any spelling; a misspelt common email domain is corrected.
+    const employer = await employerForMatch(tx, orgId, body);
+    if (body.company_id && !employer) throw new HttpError(400, donationMessages.companyNotFound);
+    const company = employer?.company ?? null;
     const recurringId = body.recurring_id?.trim() || null;
     const status = await resolveFor(tx, orgId, company, amountCents, recurringId !== null);
-    const donorId = await donorFor(tx, orgId, body.donor, null);
+    const donorId = await donorFor(
+      tx,
+      orgId,
+      { ...body.donor, email: employer?.email ?? body.donor.email },
+      null,
+    );
     const estimate = estimateOf(
       status,
       { organization_id: orgId, amount_cents: amountCents, donated_at: when },
@@ -897,12 +914,14 @@ export async function createDonation(
         custom: cleanCustom(body.custom),
         recurring_id: recurringId,
         silenced: body.silenced ?? false,
+        ...employerColumns(employer),
       })
       .returning({ id: donations.id });
     if (!row) throw new Error('donation insert returned nothing');
     await tx
       .insert(donationStatusHistory)
       .values({ donation_id: row.id, from_status_id: null, to_status_id: status, user_id: userId, source });
+    await recordMatchEmployer(tx, orgId, row.id, employer, userId, source);
     if (status === statusIdOf.belowMinimum && company && donorId !== null)
       await mergeBelowMinimum(tx, orgId, row.id, donorId, company, userId, source);
     await webhookEvents.statusChanged(tx, [row.id]);

@@ -194,6 +194,8 @@ describe('import Upload', () => {
       created: 4,
       duplicates: 0,
       errors: [{ row: 7, reason: expect.any(String) }],
+      employers_found: 3,
+      employers_to_review: 0,
     });
     const rows = await stored();
     expect(

@@ -1,5 +1,6 @@
-import { and, eq, gte, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import {
+  type ImportEmployerRow,
   type ImportMap,
   type ImportRowError,
   type ImportTestResponse,
@@ -12,12 +13,21 @@ import { isStatusId, type StatusId, statuses, statusIdOf } from '../../../src/co
 import type { Db, Queryable, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { anyOf, arrayParam, insertUnnest, nextIds, orgKey, orgKeyPairs, queryRows } from '../../db/rows.ts';
-import { companies, donationStatusHistory, donations, donors, organizations } from '../../db/schema.ts';
+import {
+  companies,
+  donationEmployerEvents,
+  donationStatusHistory,
+  donations,
+  donors,
+  employerReviews,
+  organizations,
+} from '../../db/schema.ts';
 import { flushSearchIndexes } from '../../db/search-indexes.ts';
 import { HttpError } from '../../http/errors.ts';
 import { consoleLogger, type Logger } from '../../http/logger.ts';
 import { afterCommit } from '../../jobs/after-commit.ts';
 import { campaignTermsOf } from '../campaigns/campaigns.service.ts';
+import { identifyEmployers } from '../employers/identify.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
 import { type CompanyRow, estimateOf, mergeBelowMinimum, resolutionCompany } from './donations.service.ts';
@@ -62,10 +72,20 @@ type OrgRow = {
   deactivated: boolean;
   complete: boolean;
   type: string;
+  employerThreshold: number;
+  correctEmailTypos: boolean;
 };
 
 /** A row ready to be created. */
-type Planned = ImportRowValues & { organizationId: number; company: CompanyRow | null; status: StatusId };
+type Planned = ImportRowValues & {
+  organizationId: number;
+  company: CompanyRow | null;
+  status: StatusId;
+  /** What the employer identification answered (null: the file named a catalogue company id). */
+  employer: ImportEmployerRow;
+  /** A proposal below the threshold, for the review list. */
+  review: { companyId: number; method: string; confidence: number; reason: string } | null;
+};
 
 type Plan = {
   table: ImportTable;
@@ -75,6 +95,7 @@ type Plan = {
   ready: Planned[];
   duplicates: number;
   errors: ImportRowError[];
+  threshold: number;
 };
 
 const digits = (text: string | null) => (text ?? '').replace(/\D/g, '');
@@ -89,6 +110,8 @@ async function organizationTree(db: Queryable, orgId: number): Promise<OrgRow[]>
       deactivated: organizations.rule_deactivated,
       complete: organizations.complete,
       type: organizations.type,
+      employerThreshold: organizations.employer_threshold,
+      correctEmailTypos: organizations.correct_email_typos,
     })
     .from(organizations)
     .where(inArray(organizations.id, ids));
@@ -170,23 +193,29 @@ async function plan(
     else read.push({ ...values, org });
   }
 
-  // One query for the catalogue companies named or numbered in the file.
-  const names = [...new Set(read.flatMap((r) => (r.companyName ? [r.companyName.toLowerCase()] : [])))];
-  const ids = [...new Set(read.flatMap((r) => (r.companyId !== null ? [r.companyId] : [])))];
-  const found =
-    names.length || ids.length
-      ? await db
-          .select()
-          .from(companies)
-          .where(
-            or(
-              names.length ? inArray(sql`lower(${companies.name})`, names) : undefined,
-              ids.length ? inArray(companies.id, ids) : undefined,
-            ),
-          )
-      : [];
-  const byName = new Map(found.map((c) => [c.name.toLowerCase(), c]));
+  // The employer of every row without a catalogue company id, in one statement (issue #31), with
+  // the organization's settings: misspelt common email domains corrected, its threshold applied.
+  const identifying = read.filter((r) => r.companyId === null);
+  const answers = await identifyEmployers(
+    db,
+    identifying.map((r) => ({ employer: r.companyName, email: r.donorEmail })),
+    { organizationId: orgId, correctEmails: self.correctEmailTypos },
+  );
+  const answerOf = new Map(identifying.map((r, i) => [r, answers[i]]));
+  // One query for the catalogue companies numbered in the file or found for it.
+  const ids = [
+    ...new Set([
+      ...read.flatMap((r) => (r.companyId !== null ? [r.companyId] : [])),
+      ...answers.flatMap((a) => (a.company_id !== null ? [a.company_id] : [])),
+    ]),
+  ];
+  const found = ids.length ? await db.select().from(companies).where(inArray(companies.id, ids)) : [];
   const byId = new Map(found.map((c) => [c.id, c]));
+  const threshold = self.employerThreshold;
+  for (const r of identifying) {
+    const correction = answerOf.get(r)?.correction;
+    if (correction) r.donorEmail = correction.to;
+  }
 
   // One query for the transaction ids the organizations already hold: one probe of the unique
   // index per (organization, transaction id) pair of the file.
@@ -241,13 +270,55 @@ async function plan(
   for (const row of read) {
     const fail = (reason: string) => errors.push({ row: row.line, reason });
     let company: CompanyRow | null = null;
+    let employer: ImportEmployerRow;
+    let review: Planned['review'] = null;
     if (row.companyId !== null) {
       company = byId.get(row.companyId) ?? null;
       if (!company) {
         fail(`Unknown company ID ${row.companyId}`);
         continue;
       }
-    } else if (row.companyName) company = byName.get(row.companyName.toLowerCase()) ?? null;
+      employer = {
+        row: row.line,
+        typed: row.companyName,
+        email: row.donorEmail,
+        company_id: company.id,
+        company_name: company.name,
+        confidence: 100,
+        method: 'person',
+        reason: `company ID ${company.id} given in the file`,
+        no_employer: false,
+        applied: true,
+        needs_person: false,
+        email_correction: null,
+      };
+    } else {
+      const answer = answerOf.get(row);
+      if (!answer) throw new Error('a row was not identified');
+      const applied = answer.company_id !== null && answer.confidence >= threshold;
+      if (applied && answer.company_id !== null) company = byId.get(answer.company_id) ?? null;
+      else if (answer.company_id !== null && answer.method !== null)
+        review = {
+          companyId: answer.company_id,
+          method: answer.method,
+          confidence: answer.confidence,
+          reason: answer.reason,
+        };
+      employer = {
+        row: row.line,
+        typed: row.companyName,
+        email: row.donorEmail,
+        company_id: answer.company_id,
+        company_name: answer.company_name,
+        confidence: answer.confidence,
+        method: answer.method,
+        reason: answer.reason,
+        no_employer: answer.no_employer,
+        applied: company !== null,
+        needs_person: company === null,
+        email_correction: answer.correction,
+      };
+    }
     if (!company && !row.companyName && !options.noCompany) {
       errors.push({
         row: row.line,
@@ -294,10 +365,10 @@ async function plan(
       duplicates += 1;
       continue;
     }
-    ready.push({ ...row, organizationId: row.org.id, company, status });
+    ready.push({ ...row, organizationId: row.org.id, company, status, employer, review });
   }
   errors.sort((a, b) => a.row - b.row);
-  return { table, map, organization, hasChildren, ready, duplicates, errors };
+  return { table, map, organization, hasChildren, ready, duplicates, errors, threshold };
 }
 
 /** spec: "…/import-file/Test … Response: map, sample, organization". Nothing is written. */
@@ -319,6 +390,8 @@ export async function testImport(
     ready: result.ready.length,
     duplicates: result.duplicates,
     organization: result.organization,
+    employers: result.ready.map((r) => r.employer),
+    employer_threshold: result.threshold,
   };
 }
 
@@ -458,10 +531,26 @@ export async function uploadImport(
             { column: donations.transaction_id, type: 'text', values: rows.map((r) => r.transactionId) },
             { column: donations.status_id, type: 'int', values: rows.map((r) => r.status) },
             { column: donations.custom, type: 'jsonb', values: rows.map((r) => r.custom) },
+            {
+              column: donations.employer_method,
+              type: 'text',
+              values: rows.map((r) => (r.company ? r.employer.method : null)),
+            },
+            {
+              column: donations.employer_confidence,
+              type: 'int',
+              values: rows.map((r) => (r.company ? r.employer.confidence : null)),
+            },
+            {
+              column: donations.employer_reason,
+              type: 'text',
+              values: rows.map((r) => (r.company ? r.employer.reason : null)),
+            },
           ])} returning ${sql.identifier('id')}, ${sql.identifier('status_id')})
           insert into ${donationStatusHistory} (donation_id, from_status_id, to_status_id, user_id)
           select id, null, status_id, ${userId}::int from created`,
         );
+        await recordEmployers(tx, orgId, userId, rows, created);
         const belowMinimum: { id: number; row: Planned; donorId: number; company: CompanyRow }[] = [];
         rows.forEach((row, i) => {
           const id = created[i];
@@ -504,7 +593,74 @@ export async function uploadImport(
     created: rows.length,
     duplicates: result.duplicates,
     errors: result.errors,
+    employers_found: rows.filter((r) => r.company && r.employer.method !== 'person').length,
+    employers_to_review: rows.filter((r) => r.review).length,
   };
+}
+
+/**
+ * The employer history of an upload's matches (issue #31), in three statements whatever its
+ * size: each company found and how, each donor email corrected on the way in (the original
+ * kept), and each proposal below the threshold put in the organization's review list.
+ */
+async function recordEmployers(tx: Tx, orgId: number, userId: number, rows: Planned[], ids: number[]) {
+  const at = (i: number) => {
+    const id = ids[i];
+    if (id === undefined) throw new Error('a row has no match id');
+    return id;
+  };
+  const found = rows.flatMap((r, i) => (r.company && r.employer.method ? [{ r, id: at(i) }] : []));
+  const corrected = rows.flatMap((r, i) => (r.employer.email_correction ? [{ r, id: at(i) }] : []));
+  const events = [
+    ...found.map(({ r, id }) => ({
+      id,
+      kind: 'identified',
+      company: r.company?.id ?? null,
+      method: r.employer.method,
+      confidence: r.employer.confidence,
+      reason: r.employer.reason,
+      from: null as string | null,
+      to: null as string | null,
+    })),
+    ...corrected.map(({ r, id }) => ({
+      id,
+      kind: 'email_corrected',
+      company: null,
+      method: null,
+      confidence: null,
+      reason: `the donor's email ${r.employer.email_correction?.from} was corrected to ${r.employer.email_correction?.to}`,
+      from: r.employer.email_correction?.from ?? null,
+      to: r.employer.email_correction?.to ?? null,
+    })),
+  ];
+  if (events.length > 0)
+    await tx.execute(
+      insertUnnest(donationEmployerEvents, [
+        { column: donationEmployerEvents.donation_id, type: 'int', values: events.map((e) => e.id) },
+        { column: donationEmployerEvents.kind, type: 'text', values: events.map((e) => e.kind) },
+        { column: donationEmployerEvents.company_id, type: 'int', values: events.map((e) => e.company) },
+        { column: donationEmployerEvents.method, type: 'text', values: events.map((e) => e.method) },
+        { column: donationEmployerEvents.confidence, type: 'int', values: events.map((e) => e.confidence) },
+        { column: donationEmployerEvents.reason, type: 'text', values: events.map((e) => e.reason) },
+        { column: donationEmployerEvents.email_from, type: 'text', values: events.map((e) => e.from) },
+        { column: donationEmployerEvents.email_to, type: 'text', values: events.map((e) => e.to) },
+        { column: donationEmployerEvents.user_id, type: 'int', values: events.map(() => userId) },
+      ]),
+    );
+  const reviews = rows.flatMap((r, i) =>
+    r.review ? [{ review: r.review, id: at(i), org: r.organizationId }] : [],
+  );
+  if (reviews.length > 0)
+    await tx.execute(
+      insertUnnest(employerReviews, [
+        { column: employerReviews.organization_id, type: 'int', values: reviews.map((r) => r.org ?? orgId) },
+        { column: employerReviews.donation_id, type: 'int', values: reviews.map((r) => r.id) },
+        { column: employerReviews.company_id, type: 'int', values: reviews.map((r) => r.review.companyId) },
+        { column: employerReviews.method, type: 'text', values: reviews.map((r) => r.review.method) },
+        { column: employerReviews.confidence, type: 'int', values: reviews.map((r) => r.review.confidence) },
+        { column: employerReviews.reason, type: 'text', values: reviews.map((r) => r.review.reason) },
+      ]),
+    );
 }
 
 /** Checks the Upload call's own fields, then runs it. */

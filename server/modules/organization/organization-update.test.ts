@@ -107,6 +107,8 @@ describe('PUT /api/organization/{id}/partial', () => {
     for (const fields of [
       { email_who: 'company' },
       { email_min: 5 },
+      { employer_threshold: 90 },
+      { correct_email_typos: false },
       { custom: {} },
       { public_key: 'pk' },
       { private_key: 'sk' },
@@ -122,11 +124,15 @@ describe('PUT /api/organization/{id}/partial', () => {
       email_who: 'company',
       email_min: 25,
       public_key: 'pk_live_1',
+      employer_threshold: 90,
+      correct_email_typos: false,
     });
     expect(admin.json.organization).toMatchObject({
       email_who: 'company',
       email_min: 25,
       public_key: 'pk_live_1',
+      employer_threshold: 90,
+      correct_email_typos: false,
     });
   });
 
@@ -223,6 +229,8 @@ describe('PUT /api/organization/{id}/partial', () => {
     const cases: Array<[string, RegExp]> = [
       ['name=%20', /^name: Organization name is required$/],
       ['email_min=abc', /^email_min: /],
+      ['employer_threshold=40', /^employer_threshold: The confidence threshold is at least 50$/],
+      ['correct_email_typos=maybe', /^correct_email_typos: /],
       ['email_who=some', /^email_who: /],
       ['category_id_array=%5B999%5D', /^category_id_array: Unknown category 999$/],
       ['category_id_array=nope', /^category_id_array: /],

@@ -111,6 +111,8 @@ export async function updateOrganization(
       'country',
       'email_who',
       'email_min',
+      'employer_threshold',
+      'correct_email_typos',
       'public_key',
     ] as const) {
       const value = patch[field];

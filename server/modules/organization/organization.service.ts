@@ -229,6 +229,8 @@ async function organizationRecord(db: Queryable, row: OrganizationRow): Promise<
     children: Object.fromEntries(childRows.map((c) => [String(c.id), { id: c.id, name: c.name }])),
     email_who: row.email_who === 'company' ? 'company' : 'all',
     email_min: row.email_min,
+    employer_threshold: row.employer_threshold,
+    correct_email_typos: row.correct_email_typos,
     donate_url: row.donate_url,
     custom: row.custom ?? {},
     onboarded: row.onboarded?.toISOString() ?? null,

@@ -1,8 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import {
+  exportCatalogue,
   getCompany,
+  importCatalogue,
   listCompanies,
   listSuggestions,
   reviewSuggestion,
@@ -115,6 +117,7 @@ export function Companies() {
         <p className="muted">{companiesTexts.note}</p>
       </header>
       {superUser ? <SuggestionQueue onApplied={load} /> : null}
+      {superUser ? <CatalogueFile onImported={load} /> : null}
       <Field
         label={companiesTexts.search}
         type="search"
@@ -415,6 +418,33 @@ function CompanyDialog({
             rows={3}
             onChange={(e) => set('guide', e.target.value)}
           />
+          <div className="company-form__grid">
+            <TextAreaField
+              label="Email domains"
+              hint="One a line, e.g. acme-analytics.example.com: its subdomains count too. Never a free-mail domain."
+              value={form.domains}
+              readOnly={readOnly}
+              rows={3}
+              onChange={(e) => set('domains', e.target.value)}
+            />
+            <TextAreaField
+              label="Aliases"
+              hint="Other names and abbreviations, one a line (e.g. AA Bank)."
+              value={form.aliases}
+              readOnly={readOnly}
+              rows={3}
+              onChange={(e) => set('aliases', e.target.value)}
+            />
+            <Field
+              label="Parent company ID"
+              hint="A subsidiary whose staff the parent's program matches; blank for none."
+              inputMode="numeric"
+              value={form.parent_id}
+              readOnly={readOnly}
+              error={errors.parent_id}
+              onChange={(e) => set('parent_id', e.target.value)}
+            />
+          </div>
           <fieldset className="company-form__categories" disabled={readOnly}>
             <legend>Categories</legend>
             {categories.map((c) => (
@@ -574,6 +604,66 @@ function SuggestionQueue({ onApplied }: { onApplied: () => void }) {
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+/**
+ * Issue 31: the catalogue as a CSV or XLSX file (super users), the same columns both ways
+ * (docs/companies-catalogue.md); an import writes nothing unless every row is valid.
+ */
+function CatalogueFile({ onImported }: { onImported: () => void }) {
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState('');
+  const save = async (format: 'csv' | 'xlsx') => {
+    try {
+      const blob = await exportCatalogue(format);
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `companies.${format}`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (error) {
+      toast({ title: 'Error', description: errorMessage(error), variant: 'destructive' });
+    }
+  };
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    setBusy(true);
+    try {
+      const r = await importCatalogue(file);
+      setOutcome(`Catalogue imported: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged.`);
+      onImported();
+    } catch (error) {
+      setOutcome(errorMessage(error));
+    } finally {
+      setBusy(false);
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  };
+  return (
+    <section className="companies__catalogue-file" aria-label="Catalogue file">
+      <Button variant="secondary" onClick={() => void save('csv')}>
+        Export CSV
+      </Button>
+      <Button variant="secondary" onClick={() => void save('xlsx')}>
+        Export XLSX
+      </Button>
+      <label className="companies__catalogue-import">
+        Import a catalogue file (CSV or XLSX)
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".csv,.xlsx,.xls"
+          disabled={busy}
+          onChange={(e) => void upload(e.currentTarget.files?.[0])}
+        />
+      </label>
+      <p role="status" className="companies__catalogue-outcome">
+        {outcome}
+      </p>
     </section>
   );
 }

@@ -17,6 +17,9 @@ const programme: CompanyProgramme = {
   forms_email: 'matching@example.com',
   forms_address: '1 Main St\nSpringfield',
   categories: [44, 1],
+  domains: ['acme.example.com', 'acme.example.org'],
+  aliases: ['AA Bank', 'Acme Banking'],
+  parent_id: 12,
 };
 
 describe('the company dialog form', () => {
@@ -37,6 +40,23 @@ describe('the company dialog form', () => {
       minimum_match_cents: null,
       maximum_match_cents: 100_000,
       deadline_days: null,
+    });
+  });
+
+  it('reads domains and aliases one a line, and names a parent id that is not a number', () => {
+    const form = {
+      ...toForm(programme),
+      domains: ' a.example.com \n\nb.example.com',
+      aliases: '',
+      parent_id: '',
+    };
+    expect(fromForm(form).programme).toMatchObject({
+      domains: ['a.example.com', 'b.example.com'],
+      aliases: [],
+      parent_id: null,
+    });
+    expect(fromForm({ ...form, parent_id: 'Acme' }).errors).toEqual({
+      parent_id: "Give the parent company's ID, or leave it blank.",
     });
   });
 

@@ -17,7 +17,17 @@ export type ProgrammeForm = {
   forms_email: string;
   forms_address: string;
   categories: number[];
+  /** Issue 31: one email domain, and one alias, a line; the parent company's id. */
+  domains: string;
+  aliases: string;
+  parent_id: string;
 };
+
+const lines = (text: string) =>
+  text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 const dollars = (cents: number | null) => (cents === null ? '' : String(cents / 100));
 
@@ -37,6 +47,9 @@ export function toForm(p: CompanyProgramme): ProgrammeForm {
     forms_email: p.forms_email ?? '',
     forms_address: p.forms_address ?? '',
     categories: [...p.categories],
+    domains: (p.domains ?? []).join('\n'),
+    aliases: (p.aliases ?? []).join('\n'),
+    parent_id: p.parent_id === null || p.parent_id === undefined ? '' : String(p.parent_id),
   };
 }
 
@@ -67,6 +80,9 @@ export function fromForm(
   const days = form.deadline_days.trim();
   if (form.deadline_rule === 'days-after-gift' && !/^[1-9]\d{0,3}$/.test(days))
     errors.deadline_days = 'Give the number of days after the gift for this deadline rule.';
+  const parent = form.parent_id.trim();
+  if (parent && !/^[1-9]\d{0,9}$/.test(parent))
+    errors.parent_id = "Give the parent company's ID, or leave it blank.";
   if (Object.keys(errors).length) return { errors };
   const text = (value: string) => value.trim() || null;
   return {
@@ -85,6 +101,9 @@ export function fromForm(
       forms_email: text(form.forms_email),
       forms_address: text(form.forms_address),
       categories: [...form.categories].sort((a, b) => a - b),
+      domains: lines(form.domains),
+      aliases: lines(form.aliases),
+      parent_id: parent ? Number(parent) : null,
     },
   };
 }

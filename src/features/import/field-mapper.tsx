@@ -4,6 +4,7 @@ import { testImport, uploadImport } from '../../api/donation-list.ts';
 import {
   customTargetPrefix,
   duplicateTargets,
+  type ImportEmployerRow,
   type ImportMap,
   type ImportRowError,
   importMessages,
@@ -12,9 +13,11 @@ import {
   mappingProblem,
   skipTarget,
 } from '../../contract/donation-import.ts';
+import { defaultEmployerThreshold } from '../../contract/employers.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
+import { EmployerCheck } from './employer-check.tsx';
 import type { ImportChoice } from './upload-dialog.tsx';
 
 /** How long the mapper waits after the last change before checking the rows again. */
@@ -77,6 +80,8 @@ interface Check {
   ready: number;
   duplicates: number;
   errors: ImportRowError[];
+  employers: ImportEmployerRow[];
+  employerThreshold: number;
 }
 
 function MapperForm({
@@ -100,6 +105,8 @@ function MapperForm({
     ready: test.ready,
     duplicates: test.duplicates,
     errors: test.errors,
+    employers: test.employers ?? [],
+    employerThreshold: test.employer_threshold ?? defaultEmployerThreshold,
   }));
   const [checking, setChecking] = useState(false);
   const [checkError, setCheckError] = useState<string | null>(null);
@@ -144,6 +151,8 @@ function MapperForm({
             ready: result.ready,
             duplicates: result.duplicates,
             errors: result.errors,
+            employers: result.employers ?? [],
+            employerThreshold: result.employer_threshold ?? defaultEmployerThreshold,
           });
           setCheckError(null);
         })
@@ -300,6 +309,7 @@ function MapperForm({
                 be skipped
               </p>
             ) : null}
+            <EmployerCheck rows={check.employers} threshold={check.employerThreshold} />
             {withoutEmployer.length > 0 ? (
               <div className="mapper__missing-company">
                 <p>

@@ -517,6 +517,12 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
           value={{ company_name: form.companyName, company_id: form.companyId }}
           onChange={(choice) => update({ companyName: choice.company_name, companyId: choice.company_id })}
         />
+        {donation.employer?.reason && donation.company_id !== null ? (
+          <p className="muted match-dialog__employer">
+            How the company was found: {donation.employer.reason}
+            {donation.employer.confidence !== null ? ` (${donation.employer.confidence}% sure)` : ''}
+          </p>
+        ) : null}
         {donation.company ? (
           <SuggestCorrection companyId={donation.company.id} companyName={donation.company.name} />
         ) : null}

@@ -107,6 +107,57 @@ describe('<twofold-match-request>', () => {
     );
   });
 
+  it('asks "Is this your employer?" when the email names a catalogue company, and takes the answer', async () => {
+    let next = 7;
+    const calls = mockApi(async (call) => {
+      if (call.path === '/api/public/match/hope-harbor%20foundation')
+        return call.method === 'GET'
+          ? jsonResponse(200, { organization })
+          : jsonResponse(201, {
+              match_id: 32,
+              status: { id: 3, name: 'NPO to Verify/Sign' },
+              company: null,
+              company_name: 'Acme Analytics',
+            });
+      if (call.path === '/api/captcha/challenge') return jsonResponse(200, await challengeFor(next++));
+      if (call.path === '/api/public/employer-suggestion')
+        return jsonResponse(
+          200,
+          call.search.get('email') === 'jo@acme-analytics.example.com'
+            ? {
+                company: { id: 5, name: 'Acme Analytics' },
+                reason: 'email domain acme-analytics.example.com',
+              }
+            : { company: null, reason: null },
+        );
+      return jsonResponse(404, { message: 'Not found' });
+    });
+    const el = await mount('twofold-match-request', { organization: 'hope-harbor foundation' });
+    await waitFor(() => control(root(el), 'Email *'), 'the form');
+    setValue(control(root(el), 'Email *'), 'jo@gmail.com');
+    await waitFor(
+      () => calls.some((c) => c.search.get('email') === 'jo@gmail.com'),
+      'the free-mail address asked',
+    );
+    assert(!shows(root(el), 'Is this your employer?'), 'no question for a free-mail address');
+    setValue(control(root(el), 'Email *'), 'jo@acme-analytics.example.com');
+    await waitFor(
+      () => shows(root(el), 'Is this your employer? Acme Analytics (from your email address)'),
+      'the question',
+    );
+    assertEqual((await axeViolations(el)).join('\n'), '', 'axe violations with the question');
+    button(root(el), 'Yes, Acme Analytics')?.click();
+    await waitFor(() => !shows(root(el), 'Is this your employer?'), 'the question answered');
+    assertEqual(control(root(el), 'Employer (company) *').value, 'Acme Analytics', 'the employer taken');
+    setValue(control(root(el), 'Full name *'), 'Jo Doe');
+    setValue(control(root(el), 'Amount (USD) *'), '50');
+    setValue(control(root(el), 'Donation date *'), '2025-10-02');
+    button(root(el), 'Request My Match')?.click();
+    await waitFor(() => calls.some((c) => c.method === 'POST'), 'the request');
+    const body = calls.find((c) => c.method === 'POST')?.body as Record<string, unknown>;
+    assertEqual(body.company_id, 5, 'the catalogue company sent');
+  });
+
   it('names what is missing before sending, and shows the server’s refusal', async () => {
     const calls = server(() =>
       jsonResponse(409, {

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import { publicCompanyName } from '../../api/companies.ts';
+import { employerSuggestion, publicCompanyName } from '../../api/companies.ts';
 import { getMatchOrganization, requestMatch } from '../../api/donor.ts';
 import {
   MatchRequestForm,
@@ -148,6 +148,30 @@ export function MatchRequest(props: MatchRequestProps) {
     return () => document.removeEventListener('twofold-company-chosen', onChosen);
   }, [presetCompany]);
 
+  // Issue 31: "Is this your employer?" when the email's domain names a catalogue company and no
+  // catalogue company is chosen yet; a company the donor turned down is not offered again.
+  const [suggested, setSuggested] = useState<{ id: number; name: string } | null>(null);
+  const [declined, setDeclined] = useState<ReadonlySet<number>>(new Set());
+  const email = values.email.trim();
+  const chosen = values.company.company_id;
+  useEffect(() => {
+    if (chosen !== null || !/^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(email)) {
+      setSuggested(null);
+      return;
+    }
+    let current = true;
+    const timer = setTimeout(() => {
+      void employerSuggestion(email).then((s) => {
+        if (current) setSuggested(s.company);
+      });
+    }, 400);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [email, chosen]);
+  const suggestion = suggested && !declined.has(suggested.id) ? suggested : null;
+
   useEffect(() => {
     if (Object.keys(errors).length)
       formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
@@ -283,6 +307,28 @@ export function MatchRequest(props: MatchRequestProps) {
             onChange={(company) => set('company', company)}
             error={errors.company_name ?? errors.company_id}
           />
+          {suggestion ? (
+            <section className="match-request__suggestion" aria-label="Is this your employer?">
+              <p>
+                Is this your employer? <strong>{suggestion.name}</strong> (from your email address)
+              </p>
+              <div className="match-request__row">
+                <Button
+                  type="button"
+                  onClick={() => set('company', { company_id: suggestion.id, company_name: suggestion.name })}
+                >
+                  Yes, {suggestion.name}
+                </Button>
+                <Button
+                  type="button"
+                  variant="secondary"
+                  onClick={() => setDeclined((d) => new Set([...d, suggestion.id]))}
+                >
+                  No
+                </Button>
+              </div>
+            </section>
+          ) : null}
         </fieldset>
         <fieldset className="match-request__section">
           <legend>Your gift</legend>

@@ -76,6 +76,11 @@ export const icons = {
       <path d="M3 21h18M5 21V7l7-4 7 4v14M9 9h1M14 9h1M9 13h1M14 13h1M9 17h1M14 17h1" />
     </Icon>
   ),
+  employers: (
+    <Icon>
+      <path d="M3 21h18M6 21V9h12v12M9 9V5h6v4M10 13h4M10 17h4" />
+    </Icon>
+  ),
   verification: (
     <Icon>
       <path d="M9 11l3 3L22 4" />

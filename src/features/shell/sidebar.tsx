@@ -28,6 +28,8 @@ export function menuEntries(companiesUrl: string | undefined, superUser = false)
     { label: 'Donations', href: '/portal/donations', icon: icons.donations },
     { label: 'Campaigns', href: '/portal/campaigns', icon: icons.campaigns },
     { label: 'Verification', href: '/portal/verification', icon: icons.verification },
+    // Issue 31: how employers were found, Find employers and its review list.
+    { label: 'Employers', href: '/portal/employers', icon: icons.employers },
     { label: 'Payouts', href: '/portal/payouts', icon: icons.payouts },
     // spec: "The sidebar entry Companies is an external link to the product's public open-company
     // page, opened in a new tab": Twofold's own public employer lookup at /companies, unless a host
