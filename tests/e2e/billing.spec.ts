@@ -42,15 +42,16 @@ test('an admin without a plan tries a paid one (no card payments here) and then 
   await expect(page).toHaveURL(/\/portal\/billing$/);
   await expect(page.getByText('Your organization has not chosen a plan yet.')).toBeVisible();
 
+  // Read before the click: the page navigates away while the subscribe link is followed.
+  const sessionToken = await page.evaluate(() => localStorage.getItem('auth_token'));
   const subscribe = page.waitForRequest((r) => r.url().includes('/subscribe/flat_0'));
   await plan(page, 'Free').getByRole('button', { name: 'Choose Free' }).click();
   const opened = new URL((await subscribe).url());
   expect(opened.pathname).toMatch(/^\/api\/organization\/\d+\/subscribe\/flat_0$/);
   // A five-minute link for this one navigation, never the session token (issue #29).
   expect(opened.searchParams.get('token')).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-  expect(opened.searchParams.get('token')).not.toBe(
-    await page.evaluate(() => localStorage.getItem('auth_token')),
-  );
+  expect(sessionToken).toBeTruthy();
+  expect(opened.searchParams.get('token')).not.toBe(sessionToken);
 
   await expect(page.getByRole('status').filter({ hasText: 'You are now on the Free plan.' })).toBeVisible();
   await expect(page).toHaveURL(/\/portal\/billing$/);

@@ -97,6 +97,10 @@ test('five matches are verified from the queue at once, and the dashboard tile o
   for (const name of names.slice(0, 5)) await box(name).check();
   await expect(page.getByText('5 selected')).toBeVisible();
   await page.getByRole('button', { name: 'Mark verified' }).click();
+  // It asks first, in the portal's own dialog (issue #30): verifying cannot be undone.
+  const confirmation = page.getByRole('dialog', { name: 'Mark 5 matches verified?' });
+  await expect(confirmation).toBeVisible();
+  await confirmation.getByRole('button', { name: 'Mark 5 verified' }).click();
   await expect(
     page.locator('twofold-verification').getByRole('status').filter({ hasText: '5 matches verified.' }),
   ).toBeVisible();
