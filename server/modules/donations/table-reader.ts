@@ -47,7 +47,6 @@ export function tableReader(options: TableReaderOptions): TableReader {
       execArgv: ['--import', tsxLoader],
       minThreads: 0,
       maxThreads: options.threads,
-      maxQueue: options.queue,
       idleTimeout: 60_000,
       resourceLimits: {
         maxOldGenerationSizeMb: options.memoryMb,
@@ -56,7 +55,13 @@ export function tableReader(options: TableReaderOptions): TableReader {
     });
     return pool;
   };
+  // Readings running or waiting; counted here rather than by the pool's queue, which also
+  // counts the room of workers still starting.
+  let admitted = 0;
   const read: TableReader['read'] = async (name, bytes, limit) => {
+    if (admitted >= options.threads + options.queue)
+      throw new HttpError(429, importMessages.busy, { 'Retry-After': '60' });
+    admitted++;
     let answer: TableAnswer;
     try {
       answer = await started().run(
@@ -65,6 +70,8 @@ export function tableReader(options: TableReaderOptions): TableReader {
       );
     } catch (error) {
       throw refusal(error);
+    } finally {
+      admitted--;
     }
     if ('refused' in answer) throw new HttpError(answer.refused.status as 400 | 413, answer.refused.message);
     return answer.table;
@@ -77,13 +84,11 @@ export function tableReader(options: TableReaderOptions): TableReader {
   return { read, close };
 }
 
-/** What a failed reading is answered with: the file's fault is a 4xx, a full queue a 429. */
+/** What a failed reading is answered with: a file that is too much to read is a 413. */
 function refusal(error: unknown): Error {
-  const { code, name, message } = (error ?? {}) as { code?: string; name?: string; message?: string };
+  const { code, name } = (error ?? {}) as { code?: string; name?: string };
   if (code === 'ERR_WORKER_OUT_OF_MEMORY') return new HttpError(413, importMessages.tooDemanding);
   if (name === 'AbortError') return new HttpError(413, importMessages.tooSlow);
-  if (message === 'Task queue is at limit')
-    return new HttpError(429, importMessages.busy, { 'Retry-After': '60' });
   return error instanceof Error ? error : new Error(String(error));
 }
 
