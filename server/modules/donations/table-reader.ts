@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { importMessages, tableLimits } from '../../../src/contract/donation-import.ts';
 import { HttpError } from '../../http/errors.ts';
+import { consoleLogger, type Logger } from '../../http/logger.ts';
 import type { ImportTable, RowLimit } from './import-parse.ts';
 import type { TableAnswer, TableTask } from './table-worker.ts';
 
@@ -37,7 +38,7 @@ export type TableReader = {
   close: () => Promise<void>;
 };
 
-export function tableReader(options: TableReaderOptions): TableReader {
+export function tableReader(options: TableReaderOptions, logger: Logger = consoleLogger): TableReader {
   let pool: Piscina<TableTask, TableAnswer> | undefined;
   // Started at the first upload: most processes (the tests, the CLI tools) never read one.
   const started = () => {
@@ -45,7 +46,9 @@ export function tableReader(options: TableReaderOptions): TableReader {
       filename: new URL('./table-worker.ts', import.meta.url).href,
       name: 'readTableTask',
       execArgv: ['--import', tsxLoader],
-      minThreads: 0,
+      // One worker stays ready once uploads have begun (its start costs the first reading
+      // hundreds of milliseconds); a second one comes and goes with the load.
+      minThreads: 1,
       maxThreads: options.threads,
       idleTimeout: 60_000,
       resourceLimits: {
@@ -53,6 +56,9 @@ export function tableReader(options: TableReaderOptions): TableReader {
         maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(options.memoryMb / 8))),
       },
     });
+    // A worker that dies with no reading in hand (the pool starts another) is reported here;
+    // unheard, the pool's 'error' event would end the process.
+    pool.on('error', (error: unknown) => logger.error('upload reader: a worker thread failed', error));
     return pool;
   };
   // Readings running or waiting; counted here rather than by the pool's queue, which also

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importMessages, tableLimits } from '../../../src/contract/donation-import.ts';
+import { memoryLogger } from '../../http/logger.ts';
 import { demoOrganizationIds, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { tableReader, tableReaderOptions } from './table-reader.ts';
@@ -180,11 +181,16 @@ describe('the worker threads that read uploads', () => {
   const bytes = new TextEncoder().encode(csv);
 
   it('a reading that needs more than the memory limit ends its worker alone: 413, and the next reading works', async () => {
-    const reader = tableReader({ ...tableReaderOptions, threads: 1, memoryMb: 24 });
+    const logger = memoryLogger();
+    const reader = tableReader({ ...tableReaderOptions, threads: 1, memoryMb: 64 }, logger);
     try {
-      // 8 MB of text, its rows and their cells cannot fit a 24 MB heap.
+      // 2000 rows of 900 distinct 16-character cells (30 MB, within every cap): their strings,
+      // arrays and row objects cannot fit a 64 MB heap.
+      const cell = (r: number, c: number) => `${r}`.padStart(8, 'r') + `${c}`.padStart(8, 'c');
       const huge = new TextEncoder().encode(
-        `Name,Notes\n${Array.from({ length: 4000 }, (_, i) => `D${i},${'n'.repeat(2000)}`).join('\n')}`,
+        Array.from({ length: 2000 }, (_, r) =>
+          Array.from({ length: 900 }, (_, c) => cell(r, c)).join(','),
+        ).join('\n'),
       );
       await expect(reader.read('gifts.csv', huge)).rejects.toMatchObject({
         status: 413,
@@ -195,7 +201,7 @@ describe('the worker threads that read uploads', () => {
     } finally {
       await reader.close();
     }
-  });
+  }, 60_000);
 
   it('a reading that takes too long is stopped: 413', async () => {
     const reader = tableReader({ ...tableReaderOptions, timeoutMs: 1 });
