@@ -159,6 +159,27 @@ export const maxImportRows = 4000;
 export const maxImportBytes = 10 * 1024 * 1024;
 export const importFileExtensions = ['.csv', '.xlsx', '.xls'] as const;
 
+/**
+ * What the server reads of any uploaded table (a donation file or a payout report) before its
+ * own row limit applies: a 10 MB upload can still unpack to gigabytes (a zip bomb) or hold a
+ * million short lines, and reading those would take the server's memory and time.
+ */
+export const tableLimits = {
+  /** Rows of the sheet, or lines of the CSV, blank ones included. */
+  rows: 100_000,
+  columns: 1_000,
+  /** Rows × columns of the sheet's used range, or data rows × column names. */
+  cells: 2_000_000,
+  /** What a workbook (a zip archive) may unpack to, all its parts together. */
+  unpackedBytes: 100 * 1024 * 1024,
+  /** The memory one reading may use (the worker's heap). */
+  memoryMb: 512,
+  /** How long one reading may take. */
+  seconds: 30,
+} as const;
+
+const limitText = (n: number) => n.toLocaleString('en-US');
+
 export const importMessages = {
   duplicateTarget:
     "Mapping Error: One or more fields are mapped to the same column. Look for red dropdown buttons and reassign to 'custom' or 'do not upload'",
@@ -177,6 +198,15 @@ export const importMessages = {
   noHeader: 'The first row must be the column names.',
   noRows: 'The file has column names but no rows.',
   unreadable: 'The file could not be read. Save it again as .csv, .xlsx or .xls and retry.',
+  tooManySheetRows: `The file has more than ${limitText(tableLimits.rows)} rows (blank rows included): files are read up to ${limitText(tableLimits.rows)} rows.`,
+  tooManyColumns: `The file has more than ${limitText(tableLimits.columns)} columns: files are read up to ${limitText(tableLimits.columns)} columns.`,
+  tooManyCells: `The file has too many cells: rows × columns is limited to ${limitText(tableLimits.cells)}.`,
+  unpacksTooLarge: `The spreadsheet unpacks to more than ${tableLimits.unpackedBytes / 1024 / 1024} MB: workbooks are limited to ${tableLimits.unpackedBytes / 1024 / 1024} MB unpacked. Save it as .csv and retry.`,
+  unpackedSizeMismatch:
+    'The spreadsheet is damaged: a part of it unpacks to more than its header says. Save it again as .xlsx and retry.',
+  tooDemanding: `The file needs too much memory to read (more than ${tableLimits.memoryMb} MB). Split it, or save it as .csv, and retry.`,
+  tooSlow: `The file took too long to read (more than ${tableLimits.seconds} seconds). Split it, or save it as .csv, and retry.`,
+  busy: 'The server is reading other files just now: try again in a minute.',
 } as const;
 
 /** spec: "the first row must be column names (normalised to snake_case)". */

@@ -23,6 +23,8 @@ export const esignMessages = {
   consentRequired: 'Please agree to sign electronically.',
   signatureRequired: 'Please type your full name or draw your signature.',
   badDrawing: 'The drawn signature could not be read. Please draw it again or type your name.',
+  drawingTooLarge:
+    'The drawn signature is too large (at most 4096 × 2048 pixels). Please draw it again or type your name.',
   notSigned: 'The donor has not signed this form yet.',
   alreadyCountersigned: 'This form is already countersigned.',
   notAtNpoToSign: 'Only matches at NPO to Verify/Sign can be countersigned.',

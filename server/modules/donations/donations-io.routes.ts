@@ -145,8 +145,13 @@ export const donationsIoRoutes = [
     bodyLimit: importBodyLimit,
     responses: {
       200: { description: 'The map, sample and row check', schema: ImportTestResponse },
-      400: error('Unsupported file type, no column names, more than 4000 rows, or a bad map'),
-      413: error(importMessages.tooLarge),
+      400: error(
+        'Unsupported file type, no column names, more than 4000 rows, more than 100,000 rows, 1,000 columns or 2,000,000 cells, a damaged workbook, or a bad map',
+      ),
+      413: error(
+        'Over 10 MB, a workbook that unpacks past 100 MB, or a file that needs too much memory or time to read',
+      ),
+      429: error(importMessages.busy),
     },
     handler: ({ deps, params, body }) =>
       testImport(deps.db, params.id, body.donations, body.map, importOptions(body)),
@@ -166,7 +171,10 @@ export const donationsIoRoutes = [
       200: { description: 'What was created', schema: ImportUploadResponse },
       400: error('A mapping error, unsupported file type, no column names or more than 4000 rows'),
       409: error('Another upload created some of these donations meanwhile'),
-      413: error(importMessages.tooLarge),
+      413: error(
+        'Over 10 MB, a workbook that unpacks past 100 MB, or a file that needs too much memory or time to read',
+      ),
+      429: error(importMessages.busy),
     },
     handler: ({ deps, params, body, user }) => {
       uploadType(body.type);

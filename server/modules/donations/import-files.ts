@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { ImportMap } from '../../../src/contract/donation-import.ts';
 import { orgKey } from '../../db/rows.ts';
-import { type ImportRowValues, type ImportTable, readRow, readTable } from './import-parse.ts';
+import { type ImportRowValues, type ImportTable, readRow } from './import-parse.ts';
+import { readUploadedTableOffThread } from './table-reader.ts';
 
 /**
  * A file read for the import: its table and each row's values under one map. The import dialog
@@ -35,7 +36,10 @@ export type ImportFileReader = (
   name: string,
   bytes: Uint8Array,
   mapOf: (headers: string[]) => ImportMap,
-) => ImportFileRead;
+) => Promise<ImportFileRead>;
+
+/** How a file's table is read (table-reader.ts: in a worker thread, with the upload limits). */
+export type TableOf = (name: string, bytes: Uint8Array) => Promise<ImportTable>;
 
 type Kept = { size: number; table: ImportTable; mapKey: string; rows: readonly ReadRow[] };
 
@@ -51,6 +55,7 @@ const mapKeyOf = (map: ImportMap) =>
 export function importFileReader(
   limits: KeptReadLimits,
   clock?: { now: () => number },
+  tableOf: TableOf = readUploadedTableOffThread,
 ): { read: ImportFileReader; forget: () => void } {
   const kept = new LRUCache<string, Kept>({
     max: limits.files,
@@ -62,10 +67,10 @@ export function importFileReader(
     ttlResolution: 0,
     ...(clock ? { perf: clock } : {}),
   });
-  const read: ImportFileReader = (orgId, name, bytes, mapOf) => {
+  const read: ImportFileReader = async (orgId, name, bytes, mapOf) => {
     const key = orgKey(orgId, `${name}\u0000${createHash('sha256').update(bytes).digest('base64')}`);
     const found = kept.get(key);
-    const table = found?.table ?? readTable(name, bytes);
+    const table = found?.table ?? (await tableOf(name, bytes));
     const map = mapOf(table.headers);
     const mapKey = mapKeyOf(map);
     const rows = found?.mapKey === mapKey ? found.rows : table.rows.map((row) => readRow(row, map));

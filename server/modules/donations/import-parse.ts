@@ -9,11 +9,13 @@ import {
   maxImportRows,
   normaliseHeader,
   skipTarget,
+  tableLimits,
 } from '../../../src/contract/donation-import.ts';
 import { hiddenCustomKeys } from '../../../src/contract/donations.ts';
 import { isEmailAddress } from '../../../src/contract/email.ts';
 import { recogniseImportHeader } from '../../../src/contract/import-headers.ts';
 import { HttpError } from '../../http/errors.ts';
+import { zipSizeProblem } from './zip-sizes.ts';
 
 /**
  * Reading a donation file (spec: "Upload: up to 4000 rows; the first row must be column names
@@ -77,26 +79,34 @@ const csvOptions = { bom: true, relax_quotes: true, relax_column_count: true, tr
  */
 function csvRecords(bytes: Uint8Array): Array<{ line: number; cells: string[] }> {
   const text = new TextDecoder('utf-8').decode(bytes);
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+  if (!text.endsWith('\n')) lines++;
+  // A file of a million short lines is refused before it is parsed: a record is at least a line.
+  if (lines > tableLimits.rows) throw new HttpError(400, importMessages.tooManySheetRows);
+  let records: Array<{ line: number; cells: string[] }>;
   try {
-    const records = parseCsv(text, csvOptions) as string[][];
-    let lines = 0;
-    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
-    if (!text.endsWith('\n')) lines++;
-    if (records.length === lines && !/\r(?!\n)/.test(text))
-      return records.map((cells, i) => ({ line: i + 1, cells }));
-    const described = parseCsv(text, {
-      ...csvOptions,
-      skip_empty_lines: true,
-      info: true,
-    }) as unknown as Array<{
-      record: string[];
-      info: { lines: number };
-    }>;
-    return described.map(({ record, info }) => ({ line: info.lines, cells: record }));
+    const plain = parseCsv(text, csvOptions) as string[][];
+    if (plain.length === lines && !/\r(?!\n)/.test(text))
+      records = plain.map((cells, i) => ({ line: i + 1, cells }));
+    else {
+      const described = parseCsv(text, {
+        ...csvOptions,
+        skip_empty_lines: true,
+        info: true,
+      }) as unknown as Array<{
+        record: string[];
+        info: { lines: number };
+      }>;
+      records = described.map(({ record, info }) => ({ line: info.lines, cells: record }));
+    }
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     throw new HttpError(400, `${importMessages.unreadable}${line ? ` (near line ${line})` : ''}`);
   }
+  if (records.some((record) => record.cells.length > tableLimits.columns))
+    throw new HttpError(400, importMessages.tooManyColumns);
+  return records;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -127,13 +137,30 @@ function datesAsText(sheet: XLSX.WorkSheet, date1904: boolean): void {
 function spreadsheetRecords(bytes: Uint8Array): Array<{ line: number; cells: string[] }> {
   let workbook: XLSX.WorkBook;
   try {
-    workbook = XLSX.read(bytes, { type: 'buffer', cellDates: false, cellNF: true });
+    // One row past the limit is read, so a longer sheet is known to be too long without
+    // building its cells; the sheet's range is then cut to the rows that hold cells.
+    workbook = XLSX.read(bytes, {
+      type: 'buffer',
+      cellDates: false,
+      cellNF: true,
+      sheetRows: tableLimits.rows + 1,
+    });
   } catch {
     throw new HttpError(400, importMessages.unreadable);
   }
   const name = workbook.SheetNames[0];
   const sheet = name === undefined ? undefined : workbook.Sheets[name];
   if (!sheet) throw new HttpError(400, importMessages.empty);
+  // Rows are given in full below (blank cells filled in), so the range is checked first: a few
+  // cells far apart would otherwise fill the memory with blanks.
+  if (sheet['!ref']) {
+    const range = XLSX.utils.decode_range(sheet['!ref']);
+    const columns = range.e.c - range.s.c + 1;
+    if (range.e.r >= tableLimits.rows) throw new HttpError(400, importMessages.tooManySheetRows);
+    if (columns > tableLimits.columns) throw new HttpError(400, importMessages.tooManyColumns);
+    if ((range.e.r - range.s.r + 1) * columns > tableLimits.cells)
+      throw new HttpError(400, importMessages.tooManyCells);
+  }
   datesAsText(sheet, workbook.Workbook?.WBProps?.date1904 === true);
   // Blank rows are kept (and dropped by the caller) so each row's index gives its line in the sheet.
   const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, {
@@ -146,15 +173,17 @@ function spreadsheetRecords(bytes: Uint8Array): Array<{ line: number; cells: str
   return rows.map((row, i) => ({ line: first + i + 1, cells: row.map(cellText) }));
 }
 
+/** The data rows a file may hold, and the message past them. */
+export type RowLimit = { rows: number; message: string };
+
+const importRowLimit: RowLimit = { rows: maxImportRows, message: importMessages.tooManyRows };
+
 /**
  * Reads the first sheet (or the CSV): header row, then at most 4000 data rows (a payout report
- * may hold more: `limit`).
+ * may hold more: `limit`). Synchronous and unguarded against archives: uploads go through
+ * `readUploadedTable` (in a worker, table-reader.ts).
  */
-export function readTable(
-  name: string,
-  bytes: Uint8Array,
-  limit: { rows: number; message: string } = { rows: maxImportRows, message: importMessages.tooManyRows },
-): ImportTable {
+export function readTable(name: string, bytes: Uint8Array, limit: RowLimit = importRowLimit): ImportTable {
   if (bytes.byteLength === 0) throw new HttpError(400, importMessages.empty);
   const kind = fileKind(name, bytes);
   const records = (kind === 'csv' ? csvRecords(bytes) : spreadsheetRecords(bytes)).filter((r) =>
@@ -168,6 +197,9 @@ export function readTable(
     throw new HttpError(400, importMessages.noHeader);
   if (data.length === 0) throw new HttpError(400, importMessages.noRows);
   if (data.length > limit.rows) throw new HttpError(400, limit.message);
+  // Every row gets a cell for every column name (the row objects below).
+  if (data.length * originalHeaders.length > tableLimits.cells)
+    throw new HttpError(400, importMessages.tooManyCells);
   const headers = uniqueHeaders(originalHeaders);
   return {
     originalHeaders,
@@ -177,6 +209,25 @@ export function readTable(
       cells: Object.fromEntries(headers.map((h, i) => [h, cells[i] ?? ''])),
     })),
   };
+}
+
+/**
+ * `readTable` for an uploaded file: a workbook that is a zip archive (.xlsx, and an .xls that is
+ * one inside) is measured first, and refused when it unpacks past `tableLimits.unpackedBytes` or
+ * unpacks to more than its headers say (zip-sizes.ts).
+ */
+export async function readUploadedTable(
+  name: string,
+  bytes: Uint8Array,
+  limit: RowLimit = importRowLimit,
+): Promise<ImportTable> {
+  if (bytes.byteLength > 0 && fileKind(name, bytes) === 'spreadsheet' && startsWith(bytes, zipMagic)) {
+    const problem = await zipSizeProblem(bytes, tableLimits.unpackedBytes);
+    if (problem === 'too-large') throw new HttpError(413, importMessages.unpacksTooLarge);
+    if (problem === 'lying') throw new HttpError(400, importMessages.unpackedSizeMismatch);
+    if (problem === 'unreadable') throw new HttpError(400, importMessages.unreadable);
+  }
+  return readTable(name, bytes, limit);
 }
 
 /**

@@ -164,7 +164,7 @@ async function plan(
   // The body limit leaves room for the multipart envelope; the file itself gets exactly 10 MB.
   if (file.size > maxImportBytes) throw new HttpError(413, importMessages.tooLarge);
   // A file the Test just read is not read again by its Upload (import-files.ts).
-  const { table, map, rows } = readImportFile(
+  const { table, map, rows } = await readImportFile(
     orgId,
     file.name,
     new Uint8Array(await file.arrayBuffer()),

@@ -57,7 +57,10 @@ function takeField(doc: PDFDocument, name: string) {
   return { page: page ?? doc.getPage(0), rect };
 }
 
-/** Decodes a signature drawing's data URL, or 400 when it is not one. */
+/** The largest drawing accepted: the pad is at most 680 × 160 CSS pixels, at up to 4 pixels each way per CSS pixel on dense screens. */
+const maxDrawing = { width: 4096, height: 2048 };
+
+/** Decodes a signature drawing's data URL, or 400 when it is not one (or is too large). */
 export function drawingBytes(dataUrl: string | undefined): Uint8Array | undefined {
   if (dataUrl === undefined) return undefined;
   const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
@@ -65,6 +68,14 @@ export function drawingBytes(dataUrl: string | undefined): Uint8Array | undefine
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
   if (bytes.length < 64 || !png.every((b, i) => bytes[i] === b))
     throw new HttpError(400, esignMessages.badDrawing);
+  // The first chunk is IHDR: width and height at bytes 16 and 20. pdf-lib unpacks every pixel
+  // (four bytes each) and deflates them again on the event loop, so a 300 KB PNG declaring
+  // 8000 × 8000 pixels held the server for half a minute; the pad draws far fewer.
+  if (bytes.toString('latin1', 12, 16) !== 'IHDR') throw new HttpError(400, esignMessages.badDrawing);
+  const width = bytes.readUInt32BE(16);
+  const height = bytes.readUInt32BE(20);
+  if (width > maxDrawing.width || height > maxDrawing.height)
+    throw new HttpError(400, esignMessages.drawingTooLarge);
   return new Uint8Array(bytes);
 }
 

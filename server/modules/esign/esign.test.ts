@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import { desc, eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -202,6 +203,34 @@ describe('the donor signs', () => {
       status: 400,
       json: { message: esignMessages.badDrawing },
     });
+    // A decompression bomb: 8000 × 8000 blank pixels deflate to some 250 KB, under the size
+    // limit of the data URL, and took the event loop for half a minute to embed.
+    const ihdr = Buffer.alloc(13);
+    ihdr.writeUInt32BE(8000, 0);
+    ihdr.writeUInt32BE(8000, 4);
+    ihdr[8] = 8;
+    ihdr[9] = 6;
+    const chunk = (type: string, data: Buffer) => {
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(data.length);
+      const body = Buffer.concat([Buffer.from(type), data]);
+      const crc = Buffer.alloc(4);
+      crc.writeUInt32BE(crc32(body) >>> 0);
+      return Buffer.concat([length, body, crc]);
+    };
+    const bomb = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', deflateSync(Buffer.alloc((8000 * 4 + 1) * 8000), { level: 9 })),
+      chunk('IEND', Buffer.alloc(0)),
+    ]).toString('base64');
+    expect(bomb.length).toBeLessThan(400_000);
+    const started = performance.now();
+    expect(
+      await sign(m.token, { name: 'Sam', consent: true, drawing: `data:image/png;base64,${bomb}` }),
+    ).toMatchObject({ status: 400, json: { message: esignMessages.drawingTooLarge } });
+    // Generous: refused from its header, not after unpacking it (which took 10–30 s).
+    expect(performance.now() - started).toBeLessThan(5000);
     expect((await sign(m.token, { name: 'Sam', consent: false })).status).toBe(400);
     expect((await sign(m.token, { name: ' ', consent: true })).status).toBe(400);
     expect(await statusOf(m.id)).toBe(5);

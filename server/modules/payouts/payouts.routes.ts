@@ -53,7 +53,10 @@ export const payoutsRoutes = [
     responses: {
       200: { description: 'What confirming would do', schema: PayoutPreviewResponse },
       400: error('Unsupported file type, no column names, too many lines, or a bad map'),
-      413: error(importMessages.tooLarge),
+      413: error(
+        'Over 10 MB, a workbook that unpacks past 100 MB, or a file that needs too much memory or time to read',
+      ),
+      429: error(importMessages.busy),
     },
     handler: ({ deps, params, body }) =>
       payouts.previewPayouts(
@@ -79,7 +82,10 @@ export const payoutsRoutes = [
       200: { description: 'What changed', schema: PayoutConfirmResponse },
       400: error('A bad map or choices, or two lines paying one match'),
       409: error('A chosen match is already paid'),
-      413: error(importMessages.tooLarge),
+      413: error(
+        'Over 10 MB, a workbook that unpacks past 100 MB, or a file that needs too much memory or time to read',
+      ),
+      429: error(importMessages.busy),
     },
     handler: ({ deps, params, body, user }) => {
       const now = deps.clock.now();

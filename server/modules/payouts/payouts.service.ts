@@ -30,7 +30,8 @@ import {
 import { HttpError } from '../../http/errors.ts';
 import { billingStateColumns } from '../billing/bills.ts';
 import { moveMatches } from '../donations/donations.service.ts';
-import { type ImportTable, parseAmountCents, parseGiftDate, readTable } from '../donations/import-parse.ts';
+import { type ImportTable, parseAmountCents, parseGiftDate } from '../donations/import-parse.ts';
+import { readUploadedTableOffThread } from '../donations/table-reader.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
 import {
@@ -137,7 +138,7 @@ export async function parseReport(
   defaultPaidAt: string,
 ): Promise<ParsedReport> {
   if (file.size > maxImportBytes) throw new HttpError(413, importMessages.tooLarge);
-  const table = readTable(file.name, new Uint8Array(await file.arrayBuffer()), {
+  const table = await readUploadedTableOffThread(file.name, new Uint8Array(await file.arrayBuffer()), {
     rows: maxPayoutLines,
     message: `A payout report is limited to ${maxPayoutLines.toLocaleString('en-US')} lines`,
   });
