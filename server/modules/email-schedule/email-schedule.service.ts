@@ -28,7 +28,7 @@ import {
   users,
 } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
-import { digestIntervalDays, digestStatuses } from '../templates/digest.ts';
+import { digestIntervalDays, digestStatuses, nextDigestAllowed } from '../templates/digest.ts';
 import { chooseVersion, type MailLinks } from '../templates/donor-mail.ts';
 import { reminderSchedule } from '../templates/links.ts';
 import { workflowHandlers } from '../templates/workflow.ts';
@@ -507,19 +507,7 @@ async function digestDays(db: Queryable, orgId: number, now: Date, fromMs: numbe
     )
     .orderBy(asc(scheduledJobs.run_at))
     .limit(1);
-  const [last] = await db
-    .select({ at: scheduledJobs.done_at })
-    .from(scheduledJobs)
-    .where(
-      and(
-        eq(scheduledJobs.kind, 'digest'),
-        eq(scheduledJobs.organization_id, orgId),
-        eq(scheduledJobs.status, 'done'),
-      ),
-    )
-    .orderBy(desc(scheduledJobs.done_at))
-    .limit(1);
-  const allowed = last?.at ? last.at.getTime() + digestIntervalDays * dayMs : 0;
+  const allowed = await nextDigestAllowed(db, orgId);
   let at = Math.max(now.getTime(), allowed, pending?.at.getTime() ?? 0);
   const out: Array<{ day: string; recipients: number; projected: boolean }> = [];
   for (let i = 0; at < endMs; i += 1, at += digestIntervalDays * dayMs)

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { statuses, statusIdOf } from '../../../src/contract/statuses.ts';
 import { dayMs } from '../../clock.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import { donations, notifees, organizations, scheduledJobs } from '../../db/schema.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
 import type { JobHandler } from '../../jobs/scheduler.ts';
@@ -36,24 +36,32 @@ export async function scheduleDigests(db: Db, now: Date): Promise<void> {
     on conflict (key) do nothing`);
 }
 
+/**
+ * The first moment the organization's next digest may go: a week after the last one sent (0 when
+ * none was). The job waits for it, and the Scheduled Emails view projects from it.
+ */
+export async function nextDigestAllowed(db: Queryable, orgId: number): Promise<number> {
+  const [last] = await db
+    .select({ at: scheduledJobs.done_at })
+    .from(scheduledJobs)
+    .where(
+      and(
+        eq(scheduledJobs.kind, 'digest'),
+        eq(scheduledJobs.organization_id, orgId),
+        eq(scheduledJobs.status, 'done'),
+      ),
+    )
+    .orderBy(desc(scheduledJobs.done_at))
+    .limit(1);
+  return last?.at ? last.at.getTime() + digestIntervalDays * dayMs : 0;
+}
+
 /** Sends one organization's digest, unless one went out within the week (then it waits). */
 export function digestHandler(links: MailLinks): JobHandler {
   return async (tx, job, now) => {
     const orgId = job.organization_id;
     if (orgId === null) return { done: true };
-    const [last] = await tx
-      .select({ at: scheduledJobs.done_at })
-      .from(scheduledJobs)
-      .where(
-        and(
-          eq(scheduledJobs.kind, 'digest'),
-          eq(scheduledJobs.organization_id, orgId),
-          eq(scheduledJobs.status, 'done'),
-        ),
-      )
-      .orderBy(desc(scheduledJobs.done_at))
-      .limit(1);
-    const nextAllowed = last?.at ? last.at.getTime() + digestIntervalDays * dayMs : 0;
+    const nextAllowed = await nextDigestAllowed(tx, orgId);
     if (nextAllowed > now.getTime()) return { retryAt: new Date(nextAllowed) };
     const [org] = await tx
       .select({
