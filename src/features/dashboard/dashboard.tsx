@@ -7,6 +7,7 @@ import { isSuperUser } from '../../state/session.ts';
 import { OrganizationPage } from '../../ui/organization-page.tsx';
 import { SetupCard, WelcomeCard } from '../setup/setup-card.tsx';
 import { ChaptersTable } from './chapters-table.tsx';
+import { EmployersFound } from './employers-found.tsx';
 import { FeatureRequests } from './feature-requests.tsx';
 import { Insights } from './insights.tsx';
 import { MatchingOverview } from './matching-overview.tsx';
@@ -39,6 +40,7 @@ export function Dashboard() {
           <SetupCard organization={organization} loading={false} level={level} />
           <WelcomeCard organization={organization} />
           <Overview organizationId={organization.id} />
+          {can(level, 'donations.view') ? <EmployersFound organizationId={organization.id} /> : null}
           <FeatureRequests organization={organization} canSubmit={can(level, 'organization.update')} />
         </>
       )}
