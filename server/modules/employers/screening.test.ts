@@ -229,6 +229,9 @@ describe('where else it runs', () => {
       .from(donors)
       .where(eq(donors.id, m?.donor_id ?? 0));
     expect(donor?.email).toBe('new@gmail.com');
+    // The dialog shows the correction from the history, with the address as the donor gave it.
+    expect(read.json.donation.email_correction).toMatchObject({ from: 'new@gmial.com', to: 'new@gmail.com' });
+    expect(Date.parse(read.json.donation.email_correction.at)).not.toBeNaN();
   });
 
   it('suggests the employer of a work email to the public match request, never of a free-mail one', async () => {

@@ -442,3 +442,40 @@ describe('<twofold-match-dialog>', () => {
     );
   });
 });
+
+describe('<twofold-match-dialog> employer identification (issue #31)', () => {
+  it("shows a past correction of the donor's misspelt email domain, with the address as given", async () => {
+    server(
+      testMatch({
+        donor: { id: 7, name: 'Jane Donor', email: 'jane@gmail.com' },
+        email_correction: { from: 'jane@gmial.com', to: 'jane@gmail.com', at: '2026-03-05T15:31:00.000Z' },
+      }),
+    );
+    const { root } = await openDialog();
+    await loaded(root);
+    assertEqual(
+      control(root, 'Donor Email').value,
+      'jane@gmail.com',
+      'the corrected address is the one used',
+    );
+    const line = await waitFor(
+      () => root.querySelector('.match-dialog__email-correction'),
+      'the correction line',
+    );
+    assertEqual(
+      line.textContent,
+      'Email corrected from jane@gmial.com to jane@gmail.com',
+      'the correction, from the history',
+    );
+    const dialog = root.querySelector('dialog') as HTMLDialogElement;
+    assertEqual((await axeViolations(dialog)).join('\n'), '', 'axe violations');
+  });
+
+  it('says nothing of a correction when the email was never corrected', async () => {
+    server(testMatch({ email_correction: null }));
+    const { root } = await openDialog();
+    await loaded(root);
+    assertEqual(root.querySelector('.match-dialog__email-correction'), null, 'no correction line');
+    assert(!root.textContent?.includes('Email corrected'), 'no correction text');
+  });
+});
