@@ -411,7 +411,7 @@ describe('<twofold-dashboard> charts below the tiles', () => {
 
 describe('<twofold-dashboard> Employers found', () => {
   it('shows how many matches have a company, by how it was found, and links to the review', async () => {
-    const { root } = await setup((call) =>
+    const { root, calls } = await setup((call) =>
       call.path.endsWith('/statistics')
         ? json(200, statistics(call.search.get('from') ?? '', call.search.get('to') ?? ''))
         : json(404, { message: 'Not found' }),
@@ -440,6 +440,13 @@ describe('<twofold-dashboard> Employers found', () => {
       section.querySelector('a')?.getAttribute('href'),
       '/portal/employers',
       'a link to the review list',
+    );
+    // The counts follow the Matching Overview's range (Jan 1 to today by default).
+    const asked = calls.find((c) => c.path === `/api/organization/${orgId}/employers/summary`);
+    assertEqual(
+      `${asked?.search.get('from')} ${asked?.search.get('to')}`,
+      `${today.getFullYear()}-01-01 ${todayDay}`,
+      "the summary is asked for the overview's dates",
     );
     await waitFor(() => root.querySelector('[data-group="engaged_submitted"]'), 'the tiles');
     assertEqual(JSON.stringify(await axeViolations(root.host)), '[]', 'axe');

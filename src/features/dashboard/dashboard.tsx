@@ -39,8 +39,7 @@ export function Dashboard() {
         <>
           <SetupCard organization={organization} loading={false} level={level} />
           <WelcomeCard organization={organization} />
-          <Overview organizationId={organization.id} />
-          {can(level, 'donations.view') ? <EmployersFound organizationId={organization.id} /> : null}
+          <Overview organizationId={organization.id} employers={can(level, 'donations.view')} />
           <FeatureRequests organization={organization} canSubmit={can(level, 'organization.update')} />
         </>
       )}
@@ -48,8 +47,11 @@ export function Dashboard() {
   );
 }
 
-/** The unseen summary, the Matching Overview and, for a parent, its chapters on the same dates. */
-function Overview({ organizationId }: { organizationId: number }) {
+/**
+ * The unseen summary, the Matching Overview and, on the same dates, a parent's chapters, the
+ * insights and the employers found.
+ */
+function Overview({ organizationId, employers }: { organizationId: number; employers: boolean }) {
   const [stats, setStats] = useState<StatisticsResponse | null>(null);
   const onStatistics = useCallback((result: StatisticsResponse) => setStats(result), []);
   return (
@@ -58,6 +60,9 @@ function Overview({ organizationId }: { organizationId: number }) {
       <MatchingOverview organizationId={organizationId} onStatistics={onStatistics} />
       {stats ? <ChaptersTable stats={stats} /> : null}
       {stats ? <Insights organizationId={organizationId} from={stats.from} to={stats.to} /> : null}
+      {stats && employers ? (
+        <EmployersFound organizationId={organizationId} from={stats.from} to={stats.to} />
+      ) : null}
     </>
   );
 }

@@ -13,16 +13,24 @@ const methods: Array<[keyof EmployerSummary['found'], string]> = [
 ];
 
 /**
- * Employers found (issue #31): how many of the organization's matches have a company and how it
- * was found, beside those still without one. A failed load only logs: the rest of the dashboard
- * stands without it.
+ * Employers found (issue #31): how many of the organization's matches donated in the Matching
+ * Overview's range have a company and how it was found, beside those still without one. A failed
+ * load only logs: the rest of the dashboard stands without it.
  */
-export function EmployersFound({ organizationId }: { organizationId: number }) {
+export function EmployersFound({
+  organizationId,
+  from,
+  to,
+}: {
+  organizationId: number;
+  from: string;
+  to: string;
+}) {
   const [summary, setSummary] = useState<EmployerSummary | null>(null);
   const id = useId();
   useEffect(() => {
     let current = true;
-    fetchEmployerSummary(organizationId)
+    fetchEmployerSummary(organizationId, { from, to })
       .then((result) => {
         if (current) setSummary(result);
       })
@@ -30,7 +38,7 @@ export function EmployersFound({ organizationId }: { organizationId: number }) {
     return () => {
       current = false;
     };
-  }, [organizationId]);
+  }, [organizationId, from, to]);
   if (!summary) return null;
   const total = Object.values(summary.found).reduce((a, b) => a + b, 0);
   return (
