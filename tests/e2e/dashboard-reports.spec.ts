@@ -331,8 +331,13 @@ test('the dashboard counts the employers found by how, and a report lists how ea
     },
   });
   expect(created.ok()).toBe(true);
+  // The card follows the Matching Overview's default range: Jan 1 to today.
+  const now = new Date();
+  const today = `${year}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
   const summary = await (
-    await request.get(`/api/organization/${hopeId}/employers/summary`, { headers })
+    await request.get(`/api/organization/${hopeId}/employers/summary?from=${year}-01-01&to=${today}`, {
+      headers,
+    })
   ).json();
 
   await signIn(page, 'admin@twofold.test');
