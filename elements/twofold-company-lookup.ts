@@ -1,16 +1,19 @@
 import lookupCss from '../src/features/company-lookup/company-lookup.css?inline';
 import { CompanyLookup, type CompanyLookupProps } from '../src/features/company-lookup/company-lookup.tsx';
+import suggestionCss from '../src/features/match-request/employer-suggestion.css?inline';
 import { definePublicElement } from './define-public-element.ts';
 
 /**
  * @summary The public employer lookup: a donor searches their employer (from 3 characters) and
  * sees whether and how it matches gifts — the method, ratio, minimum, maximum, deadline, the
  * company's guide and a link to its giving portal. Choosing a company tells the page, so a
- * `<twofold-match-request>` on the same page takes that company. Works on another origin: point
+ * `<twofold-match-request>` on the same page takes that company. Given a work email (the optional
+ * field, or `email`), it asks "Is this your employer?" with the company the email's domain names. Works on another origin: point
  * `api-base` at the Twofold server.
  *
  * @attr api-base - The API's origin when it is not the page's own (e.g. `https://portal.twofold.test`).
  * @attr heading - The heading above the search. Default: 'Does your employer match gifts?'.
+ * @attr email - The visitor's email, when the page knows it: fills the optional work email field, from whose domain the lookup asks "Is this your employer?".
  *
  * @event twofold-company-chosen - A company was chosen; `detail.companyId`, `detail.name`. Bubbles and is composed; `<twofold-match-request>` listens for it on its document.
  *
@@ -32,8 +35,8 @@ export const TwofoldCompanyLookup = definePublicElement<CompanyLookupProps>(
   'twofold-company-lookup',
   CompanyLookup,
   {
-    props: { heading: 'string' },
-    styles: [lookupCss],
+    props: { heading: 'string', email: 'string' },
+    styles: [lookupCss, suggestionCss],
   },
 );
 

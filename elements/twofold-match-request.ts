@@ -1,3 +1,4 @@
+import suggestionCss from '../src/features/match-request/employer-suggestion.css?inline';
 import partsCss from '../src/features/match-request/match-parts.css?inline';
 import requestCss from '../src/features/match-request/match-request.css?inline';
 import { MatchRequest, type MatchRequestProps } from '../src/features/match-request/match-request.tsx';
@@ -46,7 +47,7 @@ export const TwofoldMatchRequest = definePublicElement<MatchRequestProps>(
       donorEmail: 'string',
       companyId: 'number',
     },
-    styles: [partsCss, requestCss],
+    styles: [partsCss, requestCss, suggestionCss],
   },
 );
 

@@ -33,6 +33,10 @@ export function decideReviews(
   });
 }
 
-export function fetchEmployerSummary(orgId: number): Promise<EmployerSummary> {
-  return request(EmployerSummary, `${base(orgId)}/summary`);
+/** The counts; with a range (YYYY-MM-DD), only the matches donated in it (the dashboard's card). */
+export function fetchEmployerSummary(
+  orgId: number,
+  range?: { from: string; to: string },
+): Promise<EmployerSummary> {
+  return request(EmployerSummary, `${base(orgId)}/summary`, range ? { searchParams: range } : {});
 }

@@ -101,6 +101,11 @@ export const Donation = z.object({
       z.object({ method: z.string(), confidence: z.nullable(z.number()), reason: z.nullable(z.string()) }),
     ),
   ),
+  /**
+   * Issue 31: the donor's email as given, when the misspelt common domain was corrected on the way
+   * in (the latest correction; kept in the employer history). Only GET /api/donation/{id} reads it.
+   */
+  email_correction: z.optional(z.nullable(z.object({ from: z.string(), to: z.string(), at: z.string() }))),
   notifications: z.array(DonationNotification),
   created_at: z.string(),
   updated_at: z.string(),

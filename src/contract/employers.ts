@@ -104,6 +104,14 @@ export const EmployerReviewDecisionResponse = z.object({
 });
 export type EmployerReviewDecisionResponse = z.infer<typeof EmployerReviewDecisionResponse>;
 
+const summaryDay = z.string().check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must be YYYY-MM-DD'),
+  z.refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'Dates must be YYYY-MM-DD'),
+);
+/** The summary's optional range of donation days (inclusive), as the dashboard's Matching Overview has it. */
+export const EmployerSummaryQuery = z.object({ from: z.optional(summaryDay), to: z.optional(summaryDay) });
+export type EmployerSummaryQuery = z.infer<typeof EmployerSummaryQuery>;
+
 /** How many of the organization's matches have a company, by how it was found (dashboard, reports). */
 export const EmployerSummary = z.object({
   found: z.object({

@@ -23,6 +23,8 @@ export const reportColumns = {
   // Beyond the spec's list: what the company paid and when (payout reports, /portal/payouts).
   'donations.paid_amount': 'Paid Amount',
   'donations.paid_at': 'Paid Date',
+  // Issue #31: how the company was found (domain, name, alias, history, person; empty: unknown).
+  'donations.employer_method': 'Employer Found By',
 } as const;
 export type ReportColumn = keyof typeof reportColumns;
 export const reportColumnIds = Object.keys(reportColumns) as [ReportColumn, ...ReportColumn[]];
@@ -36,6 +38,7 @@ export const filterableColumns = [
   'companies.name',
   'addresses.city',
   'addresses.state',
+  'donations.employer_method',
 ] as const satisfies readonly ReportColumn[];
 export type FilterableColumn = (typeof filterableColumns)[number];
 

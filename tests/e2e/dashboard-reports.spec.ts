@@ -312,3 +312,60 @@ test("a top company's link names the company above the list, and a long name wra
   await expect(page.getByText('No donations found')).toBeVisible();
   await noSidewaysScroll(page, 'donations-linked-company', 'twofold-donations');
 });
+
+test('the dashboard counts the employers found by how, and a report lists how each was found (issue #31)', async ({
+  page,
+  request,
+}) => {
+  const { headers, hopeId } = await adminApi(request);
+  const donor = `Drew Found ${stamp}`;
+  // A catalogue company typed as a donor writes it: the identification finds it by its name.
+  const created = await request.post(`/api/organization/${hopeId}/donation`, {
+    headers,
+    data: {
+      donated_at: `${year}-01-03T12:00:00Z`,
+      amount: 75,
+      donor: { name: donor, email: `drew-${stamp}@example.org` },
+      company_id: null,
+      company_name: 'The Harbor Analytics Company',
+    },
+  });
+  expect(created.ok()).toBe(true);
+  // The card follows the Matching Overview's default range: Jan 1 to today.
+  const now = new Date();
+  const today = `${year}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+  const summary = await (
+    await request.get(`/api/organization/${hopeId}/employers/summary?from=${year}-01-01&to=${today}`, {
+      headers,
+    })
+  ).json();
+
+  await signIn(page, 'admin@twofold.test');
+  const card = page.getByRole('region', { name: 'Employers found' });
+  await expect(card).toBeVisible();
+  await expect(card.locator('[data-method="name"] dd')).toHaveText(
+    summary.found.name.toLocaleString('en-US'),
+  );
+  await expect(card.locator('[data-method="name"] dt')).toHaveText('Typed name');
+  await expectNoAxeViolations(page);
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
+  await page.getByRole('button', { name: 'New Report' }).click();
+  const name = `Found by ${stamp}`;
+  await page.getByLabel('Report name').fill(name);
+  await page.getByRole('checkbox', { name: 'Donor Name' }).check();
+  await page.getByRole('checkbox', { name: 'Employer Found By' }).check();
+  await page.getByLabel('Donor name filter').fill(donor);
+  await page.getByLabel('Employer found by filter').fill('name');
+  await page.getByRole('button', { name: 'Save Report' }).click();
+  await expect(page.getByText('Report saved successfully')).toBeVisible();
+  const report = page.getByRole('listitem').filter({ has: page.getByRole('button', { name, exact: true }) });
+  const downloading = page.waitForEvent('download');
+  await report.getByRole('button', { name: `Download ${name}` }).click();
+  const file = await downloading;
+  const rows = parse(await readFile((await file.path()) ?? ''), { bom: true }) as string[][];
+  expect(rows).toEqual([
+    ['Donor Name', 'Employer Found By'],
+    [donor, 'name'],
+  ]);
+});

@@ -214,6 +214,38 @@ describe('suggested corrections', () => {
     harbor = seen.json.company;
   });
 
+  it("take a domain and an alias from the match dialog's form (issue #31); accepted, they identify the employer", async () => {
+    const before = (await call(t.app, 'GET', `/api/companies/${harbor.id}`, { token: tokens.reader })).json
+      .company;
+    const domains = [...(before.domains ?? []), 'harbor-analytics-staff.example.net'];
+    const aliases = [...(before.aliases ?? []), 'HA Group'];
+    const res = await suggest(tokens.reader, { proposed: { domains, aliases }, note: 'From a match' });
+    expect(res.status).toBe(201);
+    const queue = await call(t.app, 'GET', '/api/company-suggestions', { token: tokens.super });
+    const mine = queue.json.suggestions.find((s: { id: number }) => s.id === res.json.suggestion_id);
+    expect(mine).toMatchObject({
+      proposed: { domains, aliases },
+      current: { domains: before.domains ?? [], aliases: before.aliases ?? [] },
+    });
+    const free = await suggest(tokens.reader, { proposed: { domains: ['not a domain'] } });
+    expect(free.status).toBe(400);
+    const accepted = await call(t.app, 'POST', `/api/company-suggestions/${res.json.suggestion_id}/accept`, {
+      token: tokens.super,
+    });
+    expect(accepted.status).toBe(200);
+    const after = (await call(t.app, 'GET', `/api/companies/${harbor.id}`, { token: tokens.reader })).json
+      .company;
+    expect([...after.domains].sort()).toEqual([...domains].sort());
+    expect([...after.aliases].sort()).toEqual([...aliases].sort());
+    const suggestion = await call(
+      t.app,
+      'GET',
+      '/api/public/employer-suggestion?email=jo%40harbor-analytics-staff.example.net',
+    );
+    expect(suggestion.json.company).toEqual({ id: harbor.id, name: 'Harbor Analytics' });
+    harbor = after;
+  });
+
   it('rejected with a note leave the company as it was and leave the queue', async () => {
     const { json } = await suggest(tokens.reader, { proposed: { csr_vendor: 'Benevity' }, note: null });
     const id = json.suggestion_id;

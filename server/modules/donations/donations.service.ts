@@ -46,6 +46,7 @@ import {
   companies,
   donationCompanyStats,
   donationDayStats,
+  donationEmployerEvents,
   donationNotifications,
   donationStatusHistory,
   donationStatusTotals,
@@ -486,7 +487,7 @@ export async function getDonation(db: Queryable, donationId: number): Promise<{ 
   const [row] = await selectDonations(db).where(eq(donations.id, donationId));
   if (!row) throw new HttpError(404, donationMessages.notFound);
   // The match's three dependent reads are independent of each other: ask for them together.
-  const [children, notifications, recurringHistory, billingRate] = await Promise.all([
+  const [children, notifications, recurringHistory, billingRate, emailCorrection] = await Promise.all([
     db
       .select({ id: organizations.id, name: organizations.name })
       .from(organizations)
@@ -495,10 +496,35 @@ export async function getDonation(db: Queryable, donationId: number): Promise<{ 
     notificationsOf(db, donationId),
     recurringHistoryOf(db, row),
     perMatchRateOf(db, row.organization_id),
+    emailCorrectionOf(db, donationId),
   ]);
   return {
-    donation: { ...toDonation(row, children, notifications, recurringHistory), billing_rate: billingRate },
+    donation: {
+      ...toDonation(row, children, notifications, recurringHistory),
+      billing_rate: billingRate,
+      email_correction: emailCorrection,
+    },
   };
+}
+
+/** The latest misspelt-domain correction of the donor's email, from the employer history. */
+async function emailCorrectionOf(db: Queryable, donationId: number): Promise<Donation['email_correction']> {
+  const [r] = await db
+    .select({
+      from: donationEmployerEvents.email_from,
+      to: donationEmployerEvents.email_to,
+      at: donationEmployerEvents.at,
+    })
+    .from(donationEmployerEvents)
+    .where(
+      and(
+        eq(donationEmployerEvents.donation_id, donationId),
+        eq(donationEmployerEvents.kind, 'email_corrected'),
+      ),
+    )
+    .orderBy(desc(donationEmployerEvents.at), desc(donationEmployerEvents.id))
+    .limit(1);
+  return r?.from && r.to ? { from: r.from, to: r.to, at: r.at.toISOString() } : null;
 }
 
 /** spec: "notifications (id, created_at, subject, first_open)" of one match, newest first. */

@@ -7,6 +7,7 @@ import {
   EmployerScreeningResponse,
   EmployerSuggestion,
   EmployerSummary,
+  EmployerSummaryQuery,
 } from '../../../src/contract/employers.ts';
 import { IdParams, orgFromIdParam } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
@@ -77,11 +78,15 @@ export const employersRoutes = [
     path: '/api/organization/:id/employers/summary',
     access: { level: 'read', capability: 'donations.view', org: orgFromIdParam },
     summary:
-      "How many of the organization's matches have a company, by how it was found (domain, name, person…)",
+      "How many of the organization's matches have a company, by how it was found (domain, name, person…); from and to (YYYY-MM-DD, inclusive) keep the matches donated in that range",
     tags,
     params: IdParams,
-    responses: { 200: { description: 'The counts', schema: EmployerSummary } },
-    handler: ({ deps, params }) => screening.employerSummary(deps.db, params.id),
+    query: EmployerSummaryQuery,
+    responses: {
+      200: { description: 'The counts', schema: EmployerSummary },
+      400: error('Bad dates'),
+    },
+    handler: ({ deps, params, query }) => screening.employerSummary(deps.db, params.id, query),
   }),
   defineRoute({
     method: 'get',

@@ -229,6 +229,9 @@ describe('where else it runs', () => {
       .from(donors)
       .where(eq(donors.id, m?.donor_id ?? 0));
     expect(donor?.email).toBe('new@gmail.com');
+    // The dialog shows the correction from the history, with the address as the donor gave it.
+    expect(read.json.donation.email_correction).toMatchObject({ from: 'new@gmial.com', to: 'new@gmail.com' });
+    expect(Date.parse(read.json.donation.email_correction.at)).not.toBeNaN();
   });
 
   it('suggests the employer of a work email to the public match request, never of a free-mail one', async () => {
@@ -256,5 +259,19 @@ describe('where else it runs', () => {
       missing: 1,
       to_review: 0,
     });
+    // The dashboard's range (inclusive days): the held gifts were donated on 2026-02-01.
+    const summary = (q: string) =>
+      call(t.app, 'GET', `/api/organization/${orgId}/employers/summary?${q}`, { token: admin });
+    expect((await summary('from=2026-02-01&to=2026-02-01')).json).toEqual(res.json);
+    expect((await summary('from=2026-02-02&to=2026-12-31')).json).toEqual({
+      found: { domain: 0, name: 0, alias: 0, history: 0, person: 0, unrecorded: 0 },
+      missing: 0,
+      to_review: 0,
+    });
+    expect((await summary('to=2026-01-31')).json.found.domain).toBe(0);
+    for (const bad of ['from=2026-02-02&to=2026-02-01', 'from=2026-13-01', 'to=yesterday']) {
+      const refused = await summary(bad);
+      expect(refused.status, bad).toBe(400);
+    }
   });
 });

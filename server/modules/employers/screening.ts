@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type {
   EmployerMethod,
   EmployerReviewDecision,
@@ -6,6 +6,7 @@ import type {
   EmployerReviewList,
   EmployerScreening,
   EmployerSummary,
+  EmployerSummaryQuery,
 } from '../../../src/contract/employers.ts';
 import { type StatusId, statusIdOf } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable, Tx } from '../../db/client.ts';
@@ -492,22 +493,42 @@ export async function decideReviews(
 }
 
 /** How many of the organization's matches have a company, by how it was found. */
-export async function employerSummary(db: Queryable, orgId: number): Promise<EmployerSummary> {
+/**
+ * The counts by how the company was found; with from and/or to (inclusive UTC days), only the
+ * matches donated in that range (the dashboard's card follows its range).
+ */
+export async function employerSummary(
+  db: Queryable,
+  orgId: number,
+  range: EmployerSummaryQuery = {},
+): Promise<EmployerSummary> {
+  if (range.from && range.to && range.from > range.to)
+    throw new HttpError(400, 'from must be on or before to');
+  const inRange: SQL[] = [];
+  if (range.from) inRange.push(gte(donations.donated_at, new Date(`${range.from}T00:00:00Z`)));
+  if (range.to)
+    inRange.push(lt(donations.donated_at, new Date(Date.parse(`${range.to}T00:00:00Z`) + 86_400_000)));
   const rows = await db
     .select({ method: donations.employer_method, n: count() })
     .from(donations)
-    .where(and(eq(donations.organization_id, orgId), sql`${donations.company_id} is not null`))
+    .where(and(eq(donations.organization_id, orgId), sql`${donations.company_id} is not null`, ...inRange))
     .groupBy(donations.employer_method);
   const found = { domain: 0, name: 0, alias: 0, history: 0, person: 0, unrecorded: 0 };
   for (const r of rows) {
     if (r.method === null) found.unrecorded += r.n;
     else if (r.method in found) found[r.method as keyof typeof found] += r.n;
   }
-  const [missing] = await db.select({ n: count() }).from(donations).where(onHold(orgId));
+  const [missing] = await db
+    .select({ n: count() })
+    .from(donations)
+    .where(and(onHold(orgId), ...inRange));
   const [review] = await db
     .select({ n: count() })
     .from(employerReviews)
-    .where(and(eq(employerReviews.organization_id, orgId), eq(employerReviews.status, 'pending')));
+    .innerJoin(donations, eq(donations.id, employerReviews.donation_id))
+    .where(
+      and(eq(employerReviews.organization_id, orgId), eq(employerReviews.status, 'pending'), ...inRange),
+    );
   return { found, missing: missing?.n ?? 0, to_review: review?.n ?? 0 };
 }
 

@@ -291,6 +291,11 @@ const columnSql: Record<
     cell: (v) => (v === null || v === undefined ? '' : String(v).slice(0, 10)),
     xlsx: dateCell,
   },
+  'donations.employer_method': {
+    select: donations.employer_method,
+    sort: sql`coalesce(${donations.employer_method}, '')`,
+    cell: text,
+  },
 };
 
 function text(value: unknown): string {
@@ -305,6 +310,7 @@ const filterSql: Record<Exclude<FilterableColumn, 'donations.amount'>, SQL> = {
   'companies.name': sql`lower(${companyName})`,
   'addresses.city': sql`lower(${addresses.city})`,
   'addresses.state': sql`lower(${addresses.state})`,
+  'donations.employer_method': sql`${donations.employer_method}`,
 };
 
 function dayStart(day: string): Date {

@@ -277,6 +277,32 @@ describe('report filters', () => {
       ['a100', '99.00', '2025-07-01'],
     ]);
   });
+  it('shows and filters on how the employer was found (issue #31)', async () => {
+    await t.db
+      .update(donations)
+      .set({ employer_method: 'domain' })
+      .where(eq(donations.transaction_id, 'a100'));
+    await t.db
+      .update(donations)
+      .set({ employer_method: 'person' })
+      .where(eq(donations.transaction_id, 'a50'));
+    expect(await idsFor({ 'donations.employer_method': 'Domain' })).toEqual(['a100']);
+    const saved = await save(
+      reportBody({
+        columns: { 'donations.transaction_id': 'Tx', 'donations.employer_method': 'Found by' },
+        sort_field: 'donations.transaction_id',
+      }),
+    );
+    expect(saved.status).toBe(200);
+    expect((await download(saved.json.report.id)).rows).toEqual([
+      ['Tx', 'Found by'],
+      ['a100', 'domain'],
+      ['a200', ''],
+      ['a201', ''],
+      ['a50', 'person'],
+      ['a500', ''],
+    ]);
+  });
 });
 
 describe('report download', () => {

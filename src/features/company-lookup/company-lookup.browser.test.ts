@@ -43,6 +43,14 @@ function server() {
       return jsonResponse(200, { companies: [acme, closed].filter((c) => c.name.toLowerCase().includes(q)) });
     }
     if (call.path === '/api/public/companies/41') return jsonResponse(200, acme);
+    // Issue 31: the work domain names Acme Analytics; a free-mail address names nobody.
+    if (call.path === '/api/public/employer-suggestion')
+      return jsonResponse(
+        200,
+        call.search.get('email')?.endsWith('@acme-analytics.example.com')
+          ? { company: { id: 41, name: 'Acme Analytics' }, reason: 'email domain acme-analytics.example.com' }
+          : { company: null, reason: null },
+      );
     if (call.path === '/api/public/match/hope-harbor') return jsonResponse(200, { organization });
     return jsonResponse(404, { message: 'Not found' });
   });
@@ -115,5 +123,51 @@ describe('<twofold-company-lookup>', () => {
       () => control(root(request), 'Employer (company) *').value === 'Acme Analytics',
       'the preselected company',
     );
+  });
+
+  it('asks "Is this your employer?" from a work email, shows the company on Yes, and never for free mail', async () => {
+    const calls = server();
+    const el = await mount('twofold-company-lookup');
+    const email = control(root(el), 'Work email (optional)');
+    assertEqual(email.type, 'email', 'an email field, labelled');
+    setValue(email, 'jo@gmail.com');
+    await waitFor(
+      () => calls.some((c) => c.path === '/api/public/employer-suggestion'),
+      'the free-mail address asked about',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert(!text(el).includes('Is this your employer?'), 'no question for a free-mail address');
+    setValue(email, 'jo@acme-analytics.example.com');
+    const question = await waitFor(
+      () => root(el).querySelector<HTMLElement>('section[aria-label="Is this your employer?"]'),
+      'the question',
+    );
+    assertEqual(
+      question.querySelector('p')?.textContent,
+      'Is this your employer? Acme Analytics (from your email address)',
+      'the question names the company',
+    );
+    assertEqual((await axeViolations(el)).join('\n'), '', 'axe violations with the question');
+    const heard: CustomEvent[] = [];
+    document.addEventListener('twofold-company-chosen', (e) => heard.push(e), { once: true });
+    resultButton(el, 'Yes, Acme Analytics')?.click();
+    await waitFor(() => text(el).includes('Within 90 days of the gift'), "the company's programme");
+    assertEqual(control(root(el), 'Employer').value, 'Acme Analytics', 'the search shows its name');
+    assertEqual(
+      JSON.stringify(heard[0]?.detail),
+      JSON.stringify({ companyId: 41, name: 'Acme Analytics' }),
+      'told',
+    );
+    await waitFor(() => !text(el).includes('Is this your employer?'), 'the question answered');
+  });
+
+  it('takes the email attribute, and does not ask again about a company turned down', async () => {
+    server();
+    const el = await mount('twofold-company-lookup', { email: 'jo@acme-analytics.example.com' });
+    assertEqual(control(root(el), 'Work email (optional)').value, 'jo@acme-analytics.example.com', 'filled');
+    await waitFor(() => text(el).includes('Is this your employer?'), 'the question');
+    resultButton(el, 'No')?.click();
+    await waitFor(() => !text(el).includes('Is this your employer?'), 'the question gone');
+    assert(!text(el).includes('Within 90 days'), 'nothing chosen');
   });
 });

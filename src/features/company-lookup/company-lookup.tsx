@@ -13,6 +13,7 @@ import {
 import { useElement } from '../../ui/element-context.ts';
 import { emit } from '../../ui/events.ts';
 import { Field } from '../../ui/field.tsx';
+import { EmployerSuggestionPrompt, useEmployerSuggestion } from '../match-request/employer-suggestion.tsx';
 
 /** spec (part 2, section 9): "Company search: 3 characters minimum, 300 ms debounce." */
 export const lookupDelay = 300;
@@ -26,11 +27,15 @@ export const lookupTexts = {
   none: (term: string) => `No companies found matching “${term}”`,
   choose: 'Choose',
   portal: 'Go to its giving portal',
+  email: 'Work email (optional)',
+  emailHint: 'We can suggest your employer from it. It is not stored.',
 } as const;
 
 export interface CompanyLookupProps {
   /** The heading above the search (default 'Does your employer match gifts?'). */
   heading?: string;
+  /** The visitor's email, when the page knows it: fills the work email field. */
+  email?: string;
 }
 
 /**
@@ -39,7 +44,7 @@ export interface CompanyLookupProps {
  * gifts. Choosing a company shows its programme and tells the page (`twofold-company-chosen`),
  * so a `<twofold-match-request>` on it takes that company.
  */
-export function CompanyLookup({ heading = lookupTexts.heading }: CompanyLookupProps) {
+export function CompanyLookup({ heading = lookupTexts.heading, email: givenEmail }: CompanyLookupProps) {
   const { host } = useElement();
   const [term, setTerm] = useState('');
   const [results, setResults] = useState<PublicCompany[] | null>(null);
@@ -47,6 +52,10 @@ export function CompanyLookup({ heading = lookupTexts.heading }: CompanyLookupPr
   const [chosen, setChosen] = useState<PublicCompany | null>(null);
   const detailRef = useRef<HTMLHeadingElement>(null);
   const headingId = useId();
+  const [email, setEmail] = useState(givenEmail ?? '');
+  useEffect(() => setEmail(givenEmail ?? ''), [givenEmail]);
+  // Issue 31: "Is this your employer?" from the email's domain, as the match request asks it.
+  const { suggestion, decline } = useEmployerSuggestion(email, chosen?.id ?? null);
 
   useEffect(() => {
     const query = term.trim();
@@ -81,6 +90,19 @@ export function CompanyLookup({ heading = lookupTexts.heading }: CompanyLookupPr
     emit(host, 'twofold-company-chosen', { companyId: company.id, name: company.name });
   };
 
+  // "Yes": the company's programme is read as a search for its name shows it, and chosen.
+  const accept = (company: { id: number; name: string }) => {
+    setTerm(company.name);
+    lookupCompanies(company.name).then(
+      (found) => {
+        const match = found.find((c) => c.id === company.id);
+        if (match) choose(match);
+        else setError(lookupTexts.none(company.name));
+      },
+      (failure) => setError(errorMessage(failure)),
+    );
+  };
+
   return (
     <section className="card company-lookup" part="lookup" aria-labelledby={headingId}>
       <h2 id={headingId} className="company-lookup__heading">
@@ -99,6 +121,20 @@ export function CompanyLookup({ heading = lookupTexts.heading }: CompanyLookupPr
         value={term}
         onChange={(event) => setTerm(event.target.value)}
       />
+      <Field
+        label={lookupTexts.email}
+        name="email"
+        type="email"
+        autoComplete="email"
+        spellCheck={false}
+        maxLength={320}
+        hint={lookupTexts.emailHint}
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+      />
+      {suggestion ? (
+        <EmployerSuggestionPrompt suggestion={suggestion} onAccept={accept} onDecline={decline} />
+      ) : null}
       <p className="visually-hidden" aria-live="polite">
         {results ? `${results.length} ${results.length === 1 ? 'company matches' : 'companies match'}` : ''}
       </p>

@@ -38,6 +38,12 @@ const todayDay = `${today.getFullYear()}-${pad(today.getMonth() + 1)}-${pad(toda
 // The server keeps the visit: the unseen summary starts where it says (the previous visit's look).
 const visitSince = '2025-03-04T10:20:30.000Z';
 
+const employerSummary = {
+  found: { domain: 12, name: 7, alias: 2, history: 1, person: 3, unrecorded: 0 },
+  missing: 4,
+  to_review: 2,
+};
+
 async function setup(handler: (call: Call) => Response | Promise<Response>) {
   for (const el of document.querySelectorAll('twofold-dashboard, twofold-toaster')) el.remove();
   const calls = mockApi((call) =>
@@ -52,7 +58,9 @@ async function setup(handler: (call: Call) => Response | Promise<Response>) {
               { id: 'everyday', count: 0, sum: 0 },
             ],
           })
-        : handler(call),
+        : call.path === `/api/organization/${orgId}/employers/summary`
+          ? json(200, employerSummary)
+          : handler(call),
   );
   const toaster = await mount('twofold-toaster');
   const el = await mount('twofold-dashboard');
@@ -398,5 +406,49 @@ describe('<twofold-dashboard> charts below the tiles', () => {
         await setViewport({ width: 800, height: 600 });
       }
     }
+  });
+});
+
+describe('<twofold-dashboard> Employers found', () => {
+  it('shows how many matches have a company, by how it was found, and links to the review', async () => {
+    const { root, calls } = await setup((call) =>
+      call.path.endsWith('/statistics')
+        ? json(200, statistics(call.search.get('from') ?? '', call.search.get('to') ?? ''))
+        : json(404, { message: 'Not found' }),
+    );
+    const section = await waitFor(
+      () => root.querySelector<HTMLElement>('[part="employers-found"]'),
+      'the employers found card',
+    );
+    const heading = section.querySelector('h2');
+    assertEqual(heading?.textContent, 'Employers found', 'its heading');
+    assertEqual(section.getAttribute('aria-labelledby'), heading?.id, 'the section is named by its heading');
+    const figures = [...section.querySelectorAll('[data-method]')].map(
+      (m) => `${m.querySelector('dt')?.textContent}=${m.querySelector('dd')?.textContent}`,
+    );
+    assertEqual(
+      JSON.stringify(figures),
+      JSON.stringify(['Email domain=12', 'Typed name=7', 'Alias=2', 'Earlier gift=1', 'Chosen by staff=3']),
+      'one figure per method (none recorded before identification, so that one is left out)',
+    );
+    assertEqual(
+      section.querySelector('.employers-found__total')?.textContent,
+      '25 matches have a company; 4 without one, 2 to review.',
+      'the totals',
+    );
+    assertEqual(
+      section.querySelector('a')?.getAttribute('href'),
+      '/portal/employers',
+      'a link to the review list',
+    );
+    // The counts follow the Matching Overview's range (Jan 1 to today by default).
+    const asked = calls.find((c) => c.path === `/api/organization/${orgId}/employers/summary`);
+    assertEqual(
+      `${asked?.search.get('from')} ${asked?.search.get('to')}`,
+      `${today.getFullYear()}-01-01 ${todayDay}`,
+      "the summary is asked for the overview's dates",
+    );
+    await waitFor(() => root.querySelector('[data-group="engaged_submitted"]'), 'the tiles');
+    assertEqual(JSON.stringify(await axeViolations(root.host)), '[]', 'axe');
   });
 });

@@ -7,6 +7,7 @@ import { isSuperUser } from '../../state/session.ts';
 import { OrganizationPage } from '../../ui/organization-page.tsx';
 import { SetupCard, WelcomeCard } from '../setup/setup-card.tsx';
 import { ChaptersTable } from './chapters-table.tsx';
+import { EmployersFound } from './employers-found.tsx';
 import { FeatureRequests } from './feature-requests.tsx';
 import { Insights } from './insights.tsx';
 import { MatchingOverview } from './matching-overview.tsx';
@@ -38,7 +39,7 @@ export function Dashboard() {
         <>
           <SetupCard organization={organization} loading={false} level={level} />
           <WelcomeCard organization={organization} />
-          <Overview organizationId={organization.id} />
+          <Overview organizationId={organization.id} employers={can(level, 'donations.view')} />
           <FeatureRequests organization={organization} canSubmit={can(level, 'organization.update')} />
         </>
       )}
@@ -46,8 +47,11 @@ export function Dashboard() {
   );
 }
 
-/** The unseen summary, the Matching Overview and, for a parent, its chapters on the same dates. */
-function Overview({ organizationId }: { organizationId: number }) {
+/**
+ * The unseen summary, the Matching Overview and, on the same dates, a parent's chapters, the
+ * insights and the employers found.
+ */
+function Overview({ organizationId, employers }: { organizationId: number; employers: boolean }) {
   const [stats, setStats] = useState<StatisticsResponse | null>(null);
   const onStatistics = useCallback((result: StatisticsResponse) => setStats(result), []);
   return (
@@ -56,6 +60,9 @@ function Overview({ organizationId }: { organizationId: number }) {
       <MatchingOverview organizationId={organizationId} onStatistics={onStatistics} />
       {stats ? <ChaptersTable stats={stats} /> : null}
       {stats ? <Insights organizationId={organizationId} from={stats.from} to={stats.to} /> : null}
+      {stats && employers ? (
+        <EmployersFound organizationId={organizationId} from={stats.from} to={stats.to} />
+      ) : null}
     </>
   );
 }

@@ -442,3 +442,125 @@ describe('<twofold-match-dialog>', () => {
     );
   });
 });
+
+describe('<twofold-match-dialog> employer identification (issue #31)', () => {
+  it("shows a past correction of the donor's misspelt email domain, with the address as given", async () => {
+    server(
+      testMatch({
+        donor: { id: 7, name: 'Jane Donor', email: 'jane@gmail.com' },
+        email_correction: { from: 'jane@gmial.com', to: 'jane@gmail.com', at: '2026-03-05T15:31:00.000Z' },
+      }),
+    );
+    const { root } = await openDialog();
+    await loaded(root);
+    assertEqual(
+      control(root, 'Donor Email').value,
+      'jane@gmail.com',
+      'the corrected address is the one used',
+    );
+    const line = await waitFor(
+      () => root.querySelector('.match-dialog__email-correction'),
+      'the correction line',
+    );
+    assertEqual(
+      line.textContent,
+      'Email corrected from jane@gmial.com to jane@gmail.com',
+      'the correction, from the history',
+    );
+    const dialog = root.querySelector('dialog') as HTMLDialogElement;
+    assertEqual((await axeViolations(dialog)).join('\n'), '', 'axe violations');
+  });
+
+  it('says nothing of a correction when the email was never corrected', async () => {
+    server(testMatch({ email_correction: null }));
+    const { root } = await openDialog();
+    await loaded(root);
+    assertEqual(root.querySelector('.match-dialog__email-correction'), null, 'no correction line');
+    assert(!root.textContent?.includes('Email corrected'), 'no correction text');
+  });
+});
+
+describe('<twofold-match-dialog> Suggest a correction: domains and aliases (issue #31)', () => {
+  const acmeCorp = {
+    id: 3,
+    name: 'Acme Corp',
+    match_method: 'esign',
+    guide: null,
+    url: null,
+    verify: null,
+    program: 'matching',
+    minimum_match_cents: null,
+    maximum_match_cents: null,
+    match_ratio: 1,
+    deadline_rule: 'year-end',
+    deadline_days: null,
+    csr_vendor: null,
+    forms_email: null,
+    forms_address: null,
+    categories: [],
+    domains: ['acme.example.com'],
+    aliases: ['Acme'],
+  };
+  const companyServer = () =>
+    server(testMatch(), (call) => {
+      if (call.method === 'GET' && call.path === '/api/companies/3')
+        return jsonResponse(200, { company: acmeCorp, history: [] });
+      if (call.method === 'POST' && call.path === '/api/companies/3/suggestions')
+        return jsonResponse(200, { message: 'Suggestion sent for review' });
+      return undefined;
+    });
+  const openForm = async () => {
+    const { root, toasts } = await openDialog();
+    await loaded(root);
+    const summary = await waitFor(() => byText(root, 'Suggest a correction'), 'the disclosure');
+    summary.click();
+    return { root, toasts };
+  };
+  const labelled = (root: ShadowRoot, label: string) => {
+    try {
+      return control(root, label);
+    } catch {
+      return undefined;
+    }
+  };
+  const suggestions = (calls: Call[]) =>
+    calls.filter((c) => c.method === 'POST' && c.path === '/api/companies/3/suggestions');
+
+  it("suggests an email domain: today's domains plus the new one, through the suggestions queue", async () => {
+    const calls = companyServer();
+    const { root, toasts } = await openForm();
+    setValue(control<HTMLSelectElement>(root, 'Field'), 'domains');
+    const domain = await waitFor(() => labelled(root, 'Email domain'), 'the domain field');
+    setValue(domain, 'WWW.Acme-Analytics.example.com');
+    button(root, 'Send suggestion')?.click();
+    const sent = await waitFor(() => suggestions(calls)[0], 'the suggestion');
+    await waitFor(() => byText(toasts, 'Suggestion sent'), 'the sent toast');
+    assertEqual(
+      JSON.stringify((sent.body as { proposed?: unknown }).proposed),
+      JSON.stringify({ domains: ['acme.example.com', 'acme-analytics.example.com'] }),
+      'the list as it would be, the typed domain in lower case without www.',
+    );
+    const dialog = root.querySelector('dialog') as HTMLDialogElement;
+    assertEqual((await axeViolations(dialog)).join('\n'), '', 'axe violations');
+  });
+
+  it('suggests an alias, and says so without sending when it is already listed', async () => {
+    const calls = companyServer();
+    const { root, toasts } = await openForm();
+    setValue(control<HTMLSelectElement>(root, 'Field'), 'aliases');
+    const alias = await waitFor(() => labelled(root, 'Alias'), 'the alias field');
+    setValue(alias, 'acme');
+    button(root, 'Send suggestion')?.click();
+    await waitFor(() => byText(root, 'acme is already listed for this company.'), 'the error');
+    assertEqual(suggestions(calls).length, 0, 'nothing sent');
+    setValue(control(root, 'Alias'), 'ACME Co');
+    button(root, 'Send suggestion')?.click();
+    const sent = await waitFor(() => suggestions(calls)[0], 'the suggestion');
+    await waitFor(() => byText(toasts, 'Suggestion sent'), 'the sent toast');
+    assertEqual(
+      JSON.stringify((sent.body as { proposed?: unknown }).proposed),
+      JSON.stringify({ aliases: ['Acme', 'ACME Co'] }),
+      'the aliases as they would be',
+    );
+  });
+});

@@ -523,6 +523,13 @@ function MatchDetails({ donation, form, setForm, onLoaded, onChanged, onClose }:
             {donation.employer.confidence !== null ? ` (${donation.employer.confidence}% sure)` : ''}
           </p>
         ) : null}
+        {donation.email_correction ? (
+          // The misspelt domain was corrected on the way in (issue #31): the address as the donor
+          // gave it stays visible, so staff can tell the donor or undo it by editing the email.
+          <p className="muted match-dialog__email-correction">
+            Email corrected from {donation.email_correction.from} to {donation.email_correction.to}
+          </p>
+        ) : null}
         {donation.company ? (
           <SuggestCorrection companyId={donation.company.id} companyName={donation.company.name} />
         ) : null}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
-import { suggestCorrection } from '../../api/company-admin.ts';
+import { getCompany, suggestCorrection } from '../../api/company-admin.ts';
 import { deadlineRules, matchMethods } from '../../contract/companies.ts';
 import type { CompanyProgramme } from '../../contract/company-admin.ts';
 import { deadlineLabel, methodLabel } from '../../contract/company-lookup.ts';
@@ -17,19 +17,34 @@ const suggestible = [
   { field: 'deadline_rule', label: 'Deadline rule' },
   { field: 'url', label: 'URL' },
   { field: 'guide', label: 'Guide' },
+  // Issue 31: how the company is written, so the employer identification finds it next time.
+  { field: 'domains', label: 'Add an email domain' },
+  { field: 'aliases', label: 'Add an alias' },
 ] as const;
 type Suggestible = (typeof suggestible)[number]['field'];
 
 export const suggestTexts = {
   summary: 'Suggest a correction',
-  intro: "Is this company's matching programme wrong? Tell us: a super user reviews every suggestion.",
+  intro:
+    "Is this company's matching programme wrong, or does it go by another name or email domain? Tell us: a super user reviews every suggestion.",
   send: 'Send suggestion',
   sent: 'Suggestion sent',
   invalid: 'Enter the correct value.',
+  domainHint: 'The domain its staff write from, e.g. acme-analytics.com',
+  aliasHint: "Another name the company goes by, e.g. 'AA Bank'",
+  alreadyListed: (value: string) => `${value} is already listed for this company.`,
 } as const;
 
+/** The lists are suggested whole (the review applies them as they are): today's, plus the new one. */
+const listFields = ['domains', 'aliases'] as const;
+type ListField = (typeof listFields)[number];
+const isList = (field: Suggestible): field is ListField => (listFields as readonly string[]).includes(field);
+
 /** The typed value as the API takes it, or undefined when it cannot be read. */
-function proposedValue(field: Suggestible, text: string): Partial<CompanyProgramme> | undefined {
+function proposedValue(
+  field: Exclude<Suggestible, ListField>,
+  text: string,
+): Partial<CompanyProgramme> | undefined {
   const t = text.trim();
   if (field === 'match_ratio') {
     const ratio = Number(t.replace(/:1$/, ''));
@@ -63,15 +78,39 @@ export function SuggestCorrection({ companyId, companyName }: { companyId: numbe
   const [error, setError] = useState<string | undefined>();
   const [sending, setSending] = useState(false);
 
+  /** A domain or alias is added to the company's list as it is today (read when sending). */
+  const proposedList = async (list: ListField): Promise<Partial<CompanyProgramme> | string> => {
+    const typed =
+      list === 'domains'
+        ? value
+            .trim()
+            .toLowerCase()
+            .replace(/^www\./, '')
+        : value.trim();
+    const { company } = await getCompany(companyId);
+    const today = company[list] ?? [];
+    if (today.some((v) => v.toLowerCase() === typed.toLowerCase())) return suggestTexts.alreadyListed(typed);
+    return { [list]: [...today, typed] };
+  };
+
   const send = async () => {
-    const proposed = proposedValue(field, value);
-    if (!proposed) {
+    if (!value.trim() && isList(field)) {
+      setError(suggestTexts.invalid);
+      return;
+    }
+    const local = isList(field) ? {} : proposedValue(field, value);
+    if (!local) {
       setError(suggestTexts.invalid);
       return;
     }
     setError(undefined);
     setSending(true);
     try {
+      const proposed = isList(field) ? await proposedList(field) : local;
+      if (typeof proposed === 'string') {
+        setError(proposed);
+        return;
+      }
       const { message } = await suggestCorrection(companyId, { proposed, note: note.trim() || null });
       toast({ title: suggestTexts.sent, description: message });
       setValue('');
@@ -117,9 +156,16 @@ export function SuggestCorrection({ companyId, companyName }: { companyId: numbe
           />
         ) : (
           <Field
-            label="Correct value"
+            label={field === 'domains' ? 'Email domain' : field === 'aliases' ? 'Alias' : 'Correct value'}
+            hint={
+              field === 'domains'
+                ? suggestTexts.domainHint
+                : field === 'aliases'
+                  ? suggestTexts.aliasHint
+                  : undefined
+            }
             value={value}
-            maxLength={500}
+            maxLength={field === 'domains' ? 253 : field === 'aliases' ? 200 : 500}
             error={error}
             onChange={(e) => setValue(e.target.value)}
           />

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import { employerSuggestion, publicCompanyName } from '../../api/companies.ts';
+import { publicCompanyName } from '../../api/companies.ts';
 import { getMatchOrganization, requestMatch } from '../../api/donor.ts';
 import {
   MatchRequestForm,
@@ -15,6 +15,7 @@ import { Spinner } from '../../ui/spinner.tsx';
 import { fieldErrors } from '../common.ts';
 import { useCaptcha } from '../contact/use-captcha.ts';
 import { type CompanyChoice, CompanyField } from './company-field.tsx';
+import { EmployerSuggestionPrompt, useEmployerSuggestion } from './employer-suggestion.tsx';
 import { NextSteps } from './next-steps.tsx';
 
 /** What the host page hears when a donor's match request was accepted. */
@@ -148,29 +149,8 @@ export function MatchRequest(props: MatchRequestProps) {
     return () => document.removeEventListener('twofold-company-chosen', onChosen);
   }, [presetCompany]);
 
-  // Issue 31: "Is this your employer?" when the email's domain names a catalogue company and no
-  // catalogue company is chosen yet; a company the donor turned down is not offered again.
-  const [suggested, setSuggested] = useState<{ id: number; name: string } | null>(null);
-  const [declined, setDeclined] = useState<ReadonlySet<number>>(new Set());
-  const email = values.email.trim();
-  const chosen = values.company.company_id;
-  useEffect(() => {
-    if (chosen !== null || !/^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(email)) {
-      setSuggested(null);
-      return;
-    }
-    let current = true;
-    const timer = setTimeout(() => {
-      void employerSuggestion(email).then((s) => {
-        if (current) setSuggested(s.company);
-      });
-    }, 400);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [email, chosen]);
-  const suggestion = suggested && !declined.has(suggested.id) ? suggested : null;
+  // Issue 31: "Is this your employer?" when the email's domain names a catalogue company.
+  const { suggestion, decline } = useEmployerSuggestion(values.email, values.company.company_id);
 
   useEffect(() => {
     if (Object.keys(errors).length)
@@ -308,26 +288,11 @@ export function MatchRequest(props: MatchRequestProps) {
             error={errors.company_name ?? errors.company_id}
           />
           {suggestion ? (
-            <section className="match-request__suggestion" aria-label="Is this your employer?">
-              <p>
-                Is this your employer? <strong>{suggestion.name}</strong> (from your email address)
-              </p>
-              <div className="match-request__row">
-                <Button
-                  type="button"
-                  onClick={() => set('company', { company_id: suggestion.id, company_name: suggestion.name })}
-                >
-                  Yes, {suggestion.name}
-                </Button>
-                <Button
-                  type="button"
-                  variant="secondary"
-                  onClick={() => setDeclined((d) => new Set([...d, suggestion.id]))}
-                >
-                  No
-                </Button>
-              </div>
-            </section>
+            <EmployerSuggestionPrompt
+              suggestion={suggestion}
+              onAccept={(c) => set('company', { company_id: c.id, company_name: c.name })}
+              onDecline={decline}
+            />
           ) : null}
         </fieldset>
         <fieldset className="match-request__section">

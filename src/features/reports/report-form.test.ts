@@ -108,8 +108,8 @@ describe('choosing columns', () => {
       'users.name',
       'statuses.name',
     ]);
-    // The spec's twelve, and the paid amount and date.
-    expect(columns).toHaveLength(14);
+    // The spec's twelve, the paid amount and date, and how the employer was found (issue #31).
+    expect(columns).toHaveLength(15);
   });
 
   it('moves a column one place only when asked, and not past either end', () => {

@@ -17,7 +17,7 @@ import {
   openDialog,
   waitFor,
 } from '../../../elements/browser-test-support.ts';
-import type { Report } from '../../contract/reports.ts';
+import { type Report, reportColumnIds } from '../../contract/reports.ts';
 import { type Call, json, mockApi, orgId } from '../donations/donations-test-support.ts';
 
 const report = (id: number, fields: Partial<Report> = {}): Report => ({
@@ -107,6 +107,36 @@ describe('<twofold-report-builder>', () => {
     assertEqual([body.sort_field, body.ascending].join(), 'donations.id,true', 'default sort');
   });
 
+  it('offers how the employer was found (issue #31) as a column and a filter', async () => {
+    const { root, toasts, calls } = await setup(standardApi);
+    (await waitFor(() => button(root, 'New Report'), 'New Report')).click();
+    await waitFor(() => button(root, 'Save Report'), 'the form');
+    const nameLabel = [...root.querySelectorAll('label')].find((l) =>
+      l.textContent?.startsWith('Report name'),
+    );
+    fill(nameLabel?.control as HTMLInputElement, 'Found by domain');
+    control(root, 'Company').click();
+    control(root, 'Employer Found By').click();
+    const filter = control(root, 'Employer found by filter');
+    assertEqual(filter.placeholder, 'domain, name, alias, history or person', 'the values it takes');
+    fill(filter, 'domain');
+    button(root, 'Save Report')?.click();
+    const post = await waitFor(() => calls.find((c) => c.method === 'POST'), 'the report sent');
+    await waitFor(() => byText(toasts, 'Report saved successfully'), 'the saved toast');
+    const body = post.body as Record<string, unknown>;
+    assertEqual(
+      JSON.stringify(body.columns),
+      JSON.stringify({ 'companies.name': 'Company', 'donations.employer_method': 'Employer Found By' }),
+      'the column, under its display name',
+    );
+    assertEqual(
+      (body.filters as Record<string, unknown>)['donations.employer_method'],
+      'domain',
+      'the filter',
+    );
+    assertEqual(JSON.stringify(await axeViolations(root.host)), '[]', 'axe');
+  });
+
   it('clears each error once fixed, ticks columns where they stand and moves them only by the arrows, twice', async () => {
     const { root, calls } = await setup(standardApi);
     (await waitFor(() => button(root, 'New Report'), 'New Report')).click();
@@ -159,10 +189,16 @@ describe('<twofold-report-builder>', () => {
     await sendKeys({ press: 'Space' });
     await waitFor(() => labels().indexOf('Company') === before.indexOf('Company') - 2, 'moved up twice');
     assertEqual(root.activeElement, up(), 'focus still on the arrow');
-    assert(byText(root, `Company moved to position ${before.indexOf('Company') - 1} of 14.`), 'announced');
+    assert(
+      byText(
+        root,
+        `Company moved to position ${before.indexOf('Company') - 1} of ${reportColumnIds.length}.`,
+      ),
+      'announced',
+    );
     // Donor Email to the very end by keyboard: the focus goes to its other arrow at the end.
     button(root, 'Move Donor Email down')?.focus();
-    for (let i = labels().indexOf('Donor Email'); i < 13; i++) {
+    for (let i = labels().indexOf('Donor Email'); i < reportColumnIds.length - 1; i++) {
       await sendKeys({ press: 'Enter' });
       await waitFor(() => labels().indexOf('Donor Email') === i + 1, `Donor Email at ${i + 1}`);
     }

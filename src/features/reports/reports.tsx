@@ -48,6 +48,7 @@ const filterLabels: Record<FilterableColumn, string> = {
   'companies.name': 'Company',
   'addresses.city': 'City',
   'addresses.state': 'State',
+  'donations.employer_method': 'Employer found by',
 };
 
 /** Reports (spec part 2, section 2, "/portal/reports"): 'My Reports' cards, a create/edit form and a details panel. */
@@ -543,7 +544,13 @@ function ReportForm({
                 className="field__input"
                 value={draft.filters[column]}
                 maxLength={200}
-                placeholder={column === 'donations.amount' ? reportTexts.amountPlaceholder : undefined}
+                placeholder={
+                  column === 'donations.amount'
+                    ? reportTexts.amountPlaceholder
+                    : column === 'donations.employer_method'
+                      ? 'domain, name, alias, history or person'
+                      : undefined
+                }
                 aria-invalid={problem ? true : undefined}
                 aria-describedby={problem ? `${id}-f-${column}-error` : undefined}
                 onChange={(e) => {
