@@ -1,5 +1,6 @@
 import companiesCss from '../src/features/companies/companies.css?inline';
 import { Companies } from '../src/features/companies/companies.tsx';
+import cardTableCss from '../src/ui/card-table.css?inline';
 import { defineElement } from './define-element.ts';
 
 /**
@@ -16,7 +17,9 @@ import { defineElement } from './define-element.ts';
  * @cssproperty --twofold-font-family - The typeface.
  * @cssproperty --twofold-color-surface - The review queue's and read-only fields' background.
  */
-export const TwofoldCompanies = defineElement('twofold-companies', Companies, { styles: [companiesCss] });
+export const TwofoldCompanies = defineElement('twofold-companies', Companies, {
+  styles: [cardTableCss, companiesCss],
+});
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -3,6 +3,7 @@ import { Donations } from '../src/features/donations/donations.tsx';
 import importCss from '../src/features/import/import.css?inline';
 import matchDialogCss from '../src/features/match-dialog/match-dialog.css?inline';
 import partsCss from '../src/features/match-request/match-parts.css?inline';
+import cardTableCss from '../src/ui/card-table.css?inline';
 import { defineElement } from './define-element.ts';
 
 /**
@@ -26,7 +27,7 @@ import { defineElement } from './define-element.ts';
  */
 export const TwofoldDonations = defineElement('twofold-donations', Donations, {
   // The match dialog renders inside this element's shadow root: its styles come along.
-  styles: [donationsCss, importCss, matchDialogCss, partsCss],
+  styles: [cardTableCss, donationsCss, importCss, matchDialogCss, partsCss],
 });
 
 declare global {

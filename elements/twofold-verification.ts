@@ -1,5 +1,6 @@
 import verificationCss from '../src/features/verification/verification.css?inline';
 import { Verification } from '../src/features/verification/verification.tsx';
+import cardTableCss from '../src/ui/card-table.css?inline';
 import { defineElement } from './define-element.ts';
 
 /**
@@ -21,7 +22,7 @@ import { defineElement } from './define-element.ts';
  * @cssproperty --twofold-color-primary - Links and the Mark verified button.
  */
 export const TwofoldVerification = defineElement('twofold-verification', Verification, {
-  styles: [verificationCss],
+  styles: [cardTableCss, verificationCss],
 });
 
 declare global {
