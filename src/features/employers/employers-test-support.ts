@@ -23,6 +23,17 @@ export async function setup(level: 'read' | 'write' = 'write') {
   for (const el of document.querySelectorAll('twofold-employers, twofold-toaster')) el.remove();
   let pending = [review(1, 'Ann One', 'Acme Analytics'), review(2, 'Bo Two', 'Acme Analytics')];
   let screening: unknown = null;
+  const finished = {
+    id: 1,
+    status: 'done',
+    total: 4,
+    processed: 4,
+    applied: 2,
+    to_review: 2,
+    error: null,
+    created_at: '2026-11-27T12:00:00.000Z',
+    finished_at: '2026-11-27T12:00:01.000Z',
+  };
   const base = `/api/organization/${orgId}/employers`;
   const calls = mockApi((call) => {
     if (call.path === `${base}/summary`)
@@ -33,18 +44,10 @@ export async function setup(level: 'read' | 'write' = 'write') {
       });
     if (call.path === `${base}/screenings/latest`) return json(200, { screening });
     if (call.path === `${base}/screenings` && call.method === 'POST') {
-      screening = {
-        id: 1,
-        status: 'done',
-        total: 4,
-        processed: 4,
-        applied: 2,
-        to_review: 2,
-        error: null,
-        created_at: '2026-11-27T12:00:00.000Z',
-        finished_at: '2026-11-27T12:00:01.000Z',
-      };
-      return json(202, { screening: { ...(screening as object), status: 'running', processed: 2 } });
+      // The run stays under way, halfway, until the test finishes it: its progress is on screen
+      // for as long as the test needs to see it, however slow the machine.
+      screening = { ...finished, status: 'running', processed: 2, finished_at: null };
+      return json(202, { screening });
     }
     if (call.path === `${base}/reviews`) return json(200, { reviews: pending, total: pending.length });
     if (call.path === `${base}/reviews/decide` && call.method === 'POST') {
@@ -61,5 +64,13 @@ export async function setup(level: 'read' | 'write' = 'write') {
   }, level);
   await mount('twofold-toaster');
   const el = await mount('twofold-employers');
-  return { el, root: el.shadowRoot as ShadowRoot, calls };
+  return {
+    el,
+    root: el.shadowRoot as ShadowRoot,
+    calls,
+    /** The run started by Find employers is over: the next poll reads its outcome. */
+    finishScreening: () => {
+      screening = finished;
+    },
+  };
 }

@@ -45,7 +45,7 @@ describe('<twofold-employers>', () => {
   });
 
   it('rejects one, and runs Find employers showing its progress and outcome', async () => {
-    const { el, root, calls } = await setup();
+    const { el, root, calls, finishScreening } = await setup();
     await waitFor(() => byText(root, 'Bo Two'), 'the reviews');
     button(root, 'Reject Acme Analytics for Bo Two')?.click();
     await waitFor(() => byText(root, '1 rejected.'), 'the rejection announced');
@@ -55,12 +55,19 @@ describe('<twofold-employers>', () => {
       JSON.stringify({ ids: [2], action: 'reject' }),
       'one rejected',
     );
-    button(root, 'Find employers')?.click();
+    // The list reloads after the decision; Find employers waits for it.
+    (
+      await waitFor(() => {
+        const find = button(root, 'Find employers');
+        return find && !find.disabled ? find : undefined;
+      }, 'Find employers enabled')
+    ).click();
     await waitFor(
       () =>
         root.querySelector('progress')?.closest('label')?.textContent?.includes('2 of 4 matches screened'),
       'the progress',
     );
+    finishScreening();
     await waitFor(
       () => byText(root, 'Last run: 4 matches screened, 2 given their company, 2 to review.'),
       'the outcome, polled',
