@@ -22,13 +22,17 @@ import {
   donations,
   emailScheduleActions,
   emailTemplates,
-  notifees,
   organizations,
   scheduledJobs,
   users,
 } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
-import { digestIntervalDays, digestStatuses, nextDigestAllowed } from '../templates/digest.ts';
+import {
+  digestIntervalDays,
+  digestRecipients,
+  digestStatuses,
+  nextDigestAllowed,
+} from '../templates/digest.ts';
 import { chooseVersion, type MailLinks } from '../templates/donor-mail.ts';
 import { reminderSchedule } from '../templates/links.ts';
 import { workflowHandlers } from '../templates/workflow.ts';
@@ -488,12 +492,7 @@ async function digestDays(db: Queryable, orgId: number, now: Date, fromMs: numbe
       ),
     );
   if (!waiting || waiting.n === 0) return [];
-  const recipients = new Set(
-    (await db.select({ email: notifees.email }).from(notifees).where(eq(notifees.org_id, orgId))).map((n) =>
-      n.email.toLowerCase(),
-    ),
-  );
-  if (org.contact.email) recipients.add(org.contact.email.trim().toLowerCase());
+  const recipients = await digestRecipients(db, orgId, org.contact.email);
   if (recipients.size === 0) return [];
   const [pending] = await db
     .select({ at: scheduledJobs.run_at })

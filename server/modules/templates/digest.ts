@@ -36,6 +36,22 @@ export async function scheduleDigests(db: Db, now: Date): Promise<void> {
     on conflict (key) do nothing`);
 }
 
+/** Who gets the organization's digest: its notification emails and its primary contact, once each. */
+export async function digestRecipients(
+  db: Queryable,
+  orgId: number,
+  contactEmail: string | null | undefined,
+): Promise<Set<string>> {
+  const recipients = new Set(
+    (await db.select({ email: notifees.email }).from(notifees).where(eq(notifees.org_id, orgId))).map((n) =>
+      n.email.toLowerCase(),
+    ),
+  );
+  // spec: "A primary contact also receives the notification emails."
+  if (contactEmail) recipients.add(contactEmail.trim().toLowerCase());
+  return recipients;
+}
+
 /**
  * The first moment the organization's next digest may go: a week after the last one sent (0 when
  * none was). The job waits for it, and the Scheduled Emails view projects from it.
@@ -89,13 +105,7 @@ export function digestHandler(links: MailLinks): JobHandler {
       const n = counts.find((c) => c.status === status)?.n ?? 0;
       return n > 0 ? [`${n} ${n === 1 ? 'match' : 'matches'} ${label} (${statuses[status]})`] : [];
     });
-    const recipients = new Set(
-      (await tx.select({ email: notifees.email }).from(notifees).where(eq(notifees.org_id, orgId))).map((n) =>
-        n.email.toLowerCase(),
-      ),
-    );
-    // spec: "A primary contact also receives the notification emails."
-    if (org.contact.email) recipients.add(org.contact.email.trim().toLowerCase());
+    const recipients = await digestRecipients(tx, orgId, org.contact.email);
     if (items.length === 0 || recipients.size === 0) return { done: true };
     for (const to of [...recipients].sort())
       await enqueueMail(
