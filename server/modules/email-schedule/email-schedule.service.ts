@@ -203,6 +203,40 @@ async function lockedJob(tx: Tx, donationId: number, jobId: number) {
   return { job, acted: acted?.action ?? null };
 }
 
+/**
+ * One staff action on a scheduled email, in one transaction: the job row locked, the same action
+ * repeated (a double click) answered with the schedule as it stands, anything else done to the
+ * job refused, then the action's own work and its line in the history.
+ */
+async function actOnScheduled(
+  db: Db,
+  now: Date,
+  userId: number,
+  donationId: number,
+  jobId: number,
+  action: 'send_now' | 'skip',
+  work: (tx: Tx, job: Awaited<ReturnType<typeof lockedJob>>['job']) => Promise<void>,
+): Promise<MatchSchedule> {
+  return db.transaction(async (tx) => {
+    const { job, acted } = await lockedJob(tx, donationId, jobId);
+    if (acted === action) return matchSchedule(tx, donationId, now);
+    if (acted !== null || job.status !== 'pending')
+      throw new HttpError(409, scheduleMessages.noLongerScheduled);
+    if (!actionableKinds.has(job.kind)) throw new HttpError(409, scheduleMessages.notActionable);
+    await work(tx, job);
+    await tx.insert(emailScheduleActions).values({
+      donation_id: donationId,
+      job_id: job.id,
+      action,
+      kind: job.kind,
+      stage: stageOf(job.payload),
+      user_id: userId,
+      at: now,
+    });
+    return matchSchedule(tx, donationId, now);
+  });
+}
+
 async function notificationCount(tx: Tx, donationId: number): Promise<number> {
   const [row] = await tx
     .select({ n: count() })
@@ -227,12 +261,7 @@ export async function sendScheduledNow(
   donationId: number,
   jobId: number,
 ): Promise<MatchSchedule> {
-  return db.transaction(async (tx) => {
-    const { job, acted } = await lockedJob(tx, donationId, jobId);
-    if (acted === 'send_now') return matchSchedule(tx, donationId, now);
-    if (acted !== null || job.status !== 'pending')
-      throw new HttpError(409, scheduleMessages.noLongerScheduled);
-    if (!actionableKinds.has(job.kind)) throw new HttpError(409, scheduleMessages.notActionable);
+  return actOnScheduled(db, now, userId, donationId, jobId, 'send_now', async (tx, job) => {
     const handler = workflowHandlers(links)[job.kind];
     if (!handler) throw new HttpError(409, scheduleMessages.notActionable);
     const before = await notificationCount(tx, donationId);
@@ -244,16 +273,6 @@ export async function sendScheduledNow(
       .update(scheduledJobs)
       .set({ status: 'done', done_at: now, locked_until: null, last_error: null })
       .where(eq(scheduledJobs.id, job.id));
-    await tx.insert(emailScheduleActions).values({
-      donation_id: donationId,
-      job_id: job.id,
-      action: 'send_now',
-      kind: job.kind,
-      stage: stageOf(job.payload),
-      user_id: userId,
-      at: now,
-    });
-    return matchSchedule(tx, donationId, now);
   });
 }
 
@@ -271,12 +290,7 @@ export async function skipScheduled(
   donationId: number,
   jobId: number,
 ): Promise<MatchSchedule> {
-  return db.transaction(async (tx) => {
-    const { job, acted } = await lockedJob(tx, donationId, jobId);
-    if (acted === 'skip') return matchSchedule(tx, donationId, now);
-    if (acted !== null || job.status !== 'pending')
-      throw new HttpError(409, scheduleMessages.noLongerScheduled);
-    if (!actionableKinds.has(job.kind)) throw new HttpError(409, scheduleMessages.notActionable);
+  return actOnScheduled(db, now, userId, donationId, jobId, 'skip', async (tx, job) => {
     await tx
       .update(scheduledJobs)
       .set({ status: 'cancelled', done_at: now, locked_until: null })
@@ -310,16 +324,6 @@ export async function skipScheduled(
           })
           .onConflictDoNothing();
     }
-    await tx.insert(emailScheduleActions).values({
-      donation_id: donationId,
-      job_id: job.id,
-      action: 'skip',
-      kind: job.kind,
-      stage,
-      user_id: userId,
-      at: now,
-    });
-    return matchSchedule(tx, donationId, now);
   });
 }
 
