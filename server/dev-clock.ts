@@ -1,4 +1,4 @@
-import { readFileSync, unwatchFile, watchFile } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Clock } from './clock.ts';
 
@@ -41,9 +41,11 @@ export function parseShift(text: string): number | null {
 export type DevClock = Clock & { offsetMs: () => number; stop: () => void };
 
 /**
- * A clock `offset` ahead of the system's, following the file: it is polled every `intervalMs`
- * (fs.watchFile works on a file that does not exist yet, and across editors' renames), and
- * `onChange` runs after each change (the server runs the scheduler's round at once).
+ * A clock `offset` ahead of the system's, following the file: its content is read every
+ * `intervalMs` (a file that does not exist yet, or is replaced by an editor's rename, is simply
+ * read again), and `onChange` runs after each change (the server runs the scheduler's round at
+ * once). Not fs.watchFile: its first stat is asynchronous, so a write made before that stat
+ * finished was taken as the starting state and never reported.
  */
 export function devClock(file: string, onChange: (offsetMs: number) => void, intervalMs = 500): DevClock {
   let offset = readOffset(file);
@@ -53,11 +55,12 @@ export function devClock(file: string, onChange: (offsetMs: number) => void, int
     offset = next;
     onChange(offset);
   };
-  watchFile(file, { interval: intervalMs, persistent: false }, listener);
+  const timer = setInterval(listener, intervalMs);
+  timer.unref();
   return {
     now: () => new Date(Date.now() + offset),
     offsetMs: () => offset,
-    stop: () => unwatchFile(file, listener),
+    stop: () => clearInterval(timer),
   };
 }
 
