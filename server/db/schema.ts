@@ -1431,3 +1431,39 @@ export const dashboardVisits = pgTable(
   },
   (t) => [primaryKey({ columns: [t.user_id, t.organization_id] })],
 );
+
+/**
+ * The audit log (issue #24): who did what, append-only. Written in the same transaction as the
+ * change it records (`server/modules/audit/audit.ts`, `recordAudit`). No foreign keys on purpose:
+ * an entry outlives the user, key or organization it names (kept at least a year), and a
+ * trigger (migration 0035) refuses every UPDATE and DELETE.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    occurred_at: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The organization it concerns; null for account-wide events (a user's own sign-in factors). */
+    organization_id: integer('organization_id'),
+    /** Who did it: 'user' (a staff member), 'api' (an API key or partner app), 'system' (a job). */
+    actor_kind: text('actor_kind').$type<'user' | 'api' | 'system'>().notNull(),
+    actor_user_id: integer('actor_user_id'),
+    /** The actor's email (or the API key's prefix, the app's name) as it was at the time. */
+    actor_label: text('actor_label'),
+    /** One of `auditKinds` (src/contract/audit.ts). */
+    kind: text('kind').notNull(),
+    /** The user an event is about when it is not the actor (a member whose permission changed). */
+    subject_user_id: integer('subject_user_id'),
+    /** One sentence a person reads in the log. */
+    summary: text('summary').notNull(),
+    /** Facts for the CSV and the detail view (filters used, rows exported, old and new level). */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    ip_address: text('ip_address'),
+    user_agent: text('user_agent'),
+  },
+  (t) => [
+    index('audit_events_org_time_idx').on(t.organization_id, t.occurred_at.desc(), t.id.desc()),
+    index('audit_events_actor_idx').on(t.actor_user_id, t.occurred_at.desc()),
+    index('audit_events_subject_idx').on(t.subject_user_id, t.occurred_at.desc()),
+  ],
+);
