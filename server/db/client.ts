@@ -60,6 +60,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = drizzleNodePg(pool, { schema });
+    retryConflicts(db as unknown as Db);
     return {
       db: db as unknown as Db,
       kind: 'postgres',
@@ -105,4 +106,43 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 /** The database the server's config names: PostgreSQL when DATABASE_URL is set, else PGlite on disk. */
 export function openConfiguredDatabase(config: { databaseUrl: string | undefined; dataDir: string }) {
   return openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') });
+}
+
+/** SQLSTATEs PostgreSQL asks applications to retry: deadlock_detected, serialization_failure. */
+const retryableStates = new Set(['40P01', '40001']);
+const maxAttempts = 5;
+
+/** The SQLSTATE of a database error, through drizzle's wrapping (`cause`). */
+export function sqlState(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * Two transactions that take the same rows in different orders (an import's statements and a
+ * bulk verify both move an organization's status totals, donation_status_totals) can deadlock;
+ * PostgreSQL then aborts one of them and asks the application to run it again. Every outermost
+ * transaction on PostgreSQL is retried a few times on a deadlock or serialization failure, after
+ * a short random wait, so the caller sees the success instead of a 500. A transaction's callback
+ * must therefore be safe to run again: database work only, side effects after the commit (the
+ * outbox, `afterCommit`) — as every callback here already is. PGlite is one connection and never
+ * deadlocks. Found by `npm run test:cluster` (a bulk verify during an import answered 500).
+ */
+function retryConflicts(db: Db): void {
+  const transaction = db.transaction.bind(db);
+  db.transaction = (async (...args: Parameters<Db['transaction']>) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await transaction(...args);
+      } catch (error) {
+        const state = sqlState(error);
+        if (attempt >= maxAttempts || state === undefined || !retryableStates.has(state)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      }
+    }
+  }) as Db['transaction'];
 }
