@@ -130,7 +130,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         timer = setTimeout(() => resolve('expired'), timeoutMs);
       });
       const drained = Promise.all([
-        closed,
+        // A request that finishes while draining may leave after-commit work (an import's
+        // emails); it is waited for once the last request is done, before the database closes.
+        closed.then(() => afterCommitSettled(database.db)),
         worker.stop(),
         webhookWorker.stop(),
         scheduler.stop(),
