@@ -28,6 +28,12 @@ for (const line of lines) {
     flaky += Number(pwFlaky[1]);
     passed += Number(pwFlaky[1]);
   }
+  // npm run test:cluster ("test:cluster: 16 checks passed, 0 failed in 270 s").
+  const cluster = line.match(/^test:cluster: (\d+) checks passed, (\d+) failed/);
+  if (cluster) {
+    passed += Number(cluster[1]);
+    failed += Number(cluster[2]);
+  }
 }
 // web-test-runner redraws a progress line; its last one holds the totals.
 const wtr = lines.filter((l) => /test files \| \d+ passed, \d+ failed/.test(l)).at(-1);

@@ -49,6 +49,14 @@ run npx web-test-runner
 step "End-to-end journeys (Playwright, Debian chromium, real server)"
 run npx playwright test
 
+# The deployment across hosts (docs/deploy.md): network namespaces need root.
+if [ "$(id -u)" = 0 ] && [ "${SKIP_CLUSTER:-}" != 1 ] && ip netns list > /dev/null 2>&1; then
+  step "Cluster across hosts (npm run test:cluster: nginx, two app hosts, SIGKILL, rolling restart)"
+  run npm run test:cluster
+else
+  step "Cluster test skipped: it needs root and network namespaces (run npm run test:cluster as root)"
+fi
+
 step "All test stages passed"
 # vitest: "Tests  115 passed (115)"; web-test-runner: "28 passed, 0 failed"; Playwright: "10 passed (40s)".
 node scripts/count-tests.mjs "$log"

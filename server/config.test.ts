@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost, loadConfig } from './config.ts';
+import { environmentVariables, isLoopbackHost, loadConfig } from './config.ts';
 
 const dataDir = () => mkdtempSync(path.join(tmpdir(), 'twofold-config-'));
 
@@ -217,5 +217,21 @@ describe('loadConfig', () => {
       expect(message).not.toContain(secret);
       expect(message).not.toContain('short-secret');
     }
+  });
+});
+
+describe('docs/deploy.md', () => {
+  it('names every environment variable the server reads, in its table', () => {
+    const doc = readFileSync(path.join(import.meta.dirname, '..', 'docs', 'deploy.md'), 'utf8');
+    const firstCells = [...doc.matchAll(/^\| ([^|]+)\|/gm)].map((m) => m[1] ?? '');
+    const documented = new Set(
+      firstCells.flatMap((cell) => [...cell.matchAll(/`([A-Z0-9_<>]+)`/g)].map((m) => m[1])),
+    );
+    const missing = environmentVariables.filter(
+      (name) =>
+        !documented.has(name) && !(name.startsWith('STRIPE_PRICE_') && documented.has('STRIPE_PRICE_<PLAN>')),
+    );
+    expect(missing).toEqual([]);
+    expect(environmentVariables).toContain('DATABASE_URL');
   });
 });

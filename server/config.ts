@@ -239,6 +239,9 @@ const Env = z.object({
     .optional(),
 });
 
+/** Every environment variable the server reads (docs/deploy.md's table names each one). */
+export const environmentVariables: readonly string[] = Object.keys(Env.shape);
+
 const s3Variables = [
   'S3_REGION',
   'S3_ENDPOINT',

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { driverAddress, type Host, hosts, setupNetwork, teardownNetwork } from './network.ts';
-import { runScenarios } from './scenarios.ts';
+import { checkCounts, runScenarios } from './scenarios.ts';
 import {
   cleanWorkDir,
   databaseUrl,
@@ -30,6 +30,7 @@ import {
   startPostgres,
   startProcess,
   startS3,
+  systemdUnit,
   waitFor,
   webhookReceiver,
   workDir,
@@ -71,7 +72,6 @@ export function appEnv(host: Host): NodeJS.ProcessEnv {
   const dataDir = path.join(workDir, `${host.name}-data`);
   mkdirSync(dataDir, { recursive: true });
   return {
-    NODE_ENV: 'production',
     HOST: host.address,
     PORT: String(appPort),
     PUBLIC_URL: lbUrl,
@@ -88,7 +88,6 @@ export function appEnv(host: Host): NodeJS.ProcessEnv {
     SEED_DEMO: 'true',
     TRUST_PROXY: hosts.lb.address,
     WEBHOOK_ALLOW_PRIVATE: 'true',
-    LOG_REQUESTS: 'false',
     RATE_LIMIT_PER_IP: '100000',
     RATE_LIMIT_PER_EMAIL: '100000',
     API_RATE_LIMIT_PER_MINUTE: '100000',

@@ -174,39 +174,46 @@ export async function reloadNginx(appHosts: Host[], appPort: number, drained: Ho
 }
 
 /**
- * The load balancer's configuration (docs/deploy.md shows it): round robin over the app hosts, a
- * refused or reset connection tried on the next host (a request that never reached an app is
- * safe to send again, whatever its method), no upstream keep-alive so a host that stops
- * accepting (SIGTERM) is passed over at once.
+ * The load balancer's configuration: `deploy/nginx.conf` (the file docs/deploy.md shows), with
+ * the cluster's addresses in place of its example ones, this run's pid and log files, and
+ * `down` on the hosts taken out for a restart.
  */
 export function nginxConfig(appHosts: Host[], appPort: number, dir: string, drained: Host[] = []): string {
-  return `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log notice;
-events { worker_connections 2048; }
-http {
-  access_log ${dir}/access.log;
-  client_max_body_size 25m;
-  upstream twofold {
-${appHosts.map((h) => `    server ${h.address}:${appPort} max_fails=1 fail_timeout=3s${drained.includes(h) ? ' down' : ''};`).join('\n')}
-  }
-  server {
-    listen ${hosts.lb.address}:80;
-    location / {
-      proxy_pass http://twofold;
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_next_upstream error timeout http_502;
-      proxy_next_upstream_tries 2;
-      proxy_connect_timeout 2s;
-      proxy_read_timeout 300s;
-      proxy_request_buffering on;
-    }
-  }
+  const template = readFileSync(path.join(root, 'deploy/nginx.conf'), 'utf8');
+  const servers = appHosts
+    .map(
+      (h) =>
+        `    server ${h.address}:${appPort} max_fails=1 fail_timeout=3s${drained.includes(h) ? ' down' : ''};`,
+    )
+    .join('\n');
+  const config = template
+    .replace(
+      /^ {4}server \d+\.\d+\.\d+\.\d+:\d+ .*;\n(?: {4}server \d+\.\d+\.\d+\.\d+:\d+ .*;\n)*/m,
+      `${servers}\n`,
+    )
+    .replace(/listen \d+\.\d+\.\d+\.\d+:80;/, `listen ${hosts.lb.address}:80;`)
+    .replace(/^worker_processes auto;/m, 'worker_processes 1;')
+    .replace(/^http \{/m, `http {\n  access_log ${dir}/access.log;`);
+  if (!config.includes(`listen ${hosts.lb.address}:80;`) || !config.includes(appHosts[0]?.address ?? '?'))
+    throw new Error(
+      'deploy/nginx.conf no longer has the upstream servers and listen line the cluster replaces',
+    );
+  return `daemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log notice;\n${config}`;
 }
-`;
+
+/**
+ * How `deploy/twofold.service` starts an app host: ExecStart's command (with this Node) and its
+ * Environment= lines; the host's own settings stand for its EnvironmentFile.
+ */
+export function systemdUnit(): { argv: string[]; env: Record<string, string> } {
+  const unit = readFileSync(path.join(root, 'deploy/twofold.service'), 'utf8');
+  const execStart = /^ExecStart=(.+)$/m.exec(unit)?.[1]?.trim().split(/\s+/) ?? [];
+  if (execStart[0] !== '/usr/bin/node')
+    throw new Error('deploy/twofold.service: ExecStart must run /usr/bin/node');
+  const env = Object.fromEntries(
+    [...unit.matchAll(/^Environment=([A-Z_]+)=(.*)$/gm)].map((m) => [m[1] as string, m[2] as string]),
+  );
+  return { argv: [process.execPath, ...execStart.slice(1)], env };
 }
 
 // The SMTP sink and the webhook receiver live on the driver's own address.
@@ -220,7 +227,7 @@ const leave = (busy: Busy, address: string) => busy.set(address, (busy.get(addre
  * Accepts every message and records its Message-ID. Accepting takes `delayMs`, as a real server's
  * does, so a sender can be killed while its message is on the wire.
  */
-export function smtpSink(port: number, delayMs = 40) {
+export function smtpSink(port: number, delayMs = 15) {
   const received: string[] = [];
   /** When each of `received` had arrived whole, before its answer (performance.now() of this process). */
   const receivedAt: number[] = [];
@@ -260,7 +267,7 @@ export function smtpSink(port: number, delayMs = 40) {
 }
 
 /** Answers every delivery 200 after `delayMs` and records its `webhook-id`. */
-export function webhookReceiver(port: number, delayMs = 40) {
+export function webhookReceiver(port: number, delayMs = 15) {
   const received: string[] = [];
   /** When each of `received` had arrived whole, before its answer (performance.now() of this process). */
   const receivedAt: number[] = [];
