@@ -26,14 +26,12 @@ export const SendingDomainInput = z.object({
     z.maxLength(fromNameMaxLength, `The sender name is at most ${fromNameMaxLength} characters.`),
     z.refine((v) => !/[\r\n"<>]/.test(v), 'The sender name cannot contain quotes, < > or line breaks.'),
   ),
-  from_email: z
-    .string()
-    .check(
-      z.trim(),
-      z.toLowerCase(),
-      z.maxLength(emailMaxLength, sendingDomainMessages.emailInvalid),
-      z.refine(isEmailAddress, sendingDomainMessages.emailInvalid),
-    ),
+  from_email: z.string().check(
+    // Lowercased by the server (zod's toLowerCase would add to the portal's first load).
+    z.trim(),
+    z.maxLength(emailMaxLength, sendingDomainMessages.emailInvalid),
+    z.refine(isEmailAddress, sendingDomainMessages.emailInvalid),
+  ),
 });
 export type SendingDomainInput = z.infer<typeof SendingDomainInput>;
 

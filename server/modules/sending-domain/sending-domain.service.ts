@@ -121,7 +121,7 @@ function toView(config: SendingDomainConfig, domain: DomainRow, keys: KeyRow[]):
     purpose: 'dmarc',
     type: 'TXT',
     name: dmarcName,
-    value: `v=DMARC1; p=none; rua=mailto:${domain.from_email}`,
+    value: dmarc?.state === 'right' ? null : `v=DMARC1; p=none; rua=mailto:${domain.from_email}`,
     required: false,
     note:
       dmarc?.state === 'right'
@@ -178,14 +178,17 @@ export async function setSendingDomain(
   caller: Caller,
   now: Date,
 ): Promise<SendingDomainResponse> {
+  input = { ...input, from_email: input.from_email.toLowerCase() };
   const domain = domainOf(input.from_email);
   if (freeMail.has(domain)) throw new HttpError(400, sendingDomainMessages.freeMail);
   const platform = domainOf(platformSender(config));
   if (domain === platform || domain.endsWith(`.${platform}`))
     throw new HttpError(400, sendingDomainMessages.platformDomain);
-  // Generating a 2048-bit key takes a moment: done before the transaction, used if needed.
+  // Generating a 2048-bit key takes a moment: done before the transaction, for a new domain only.
   const selector = selectorFor(now, []);
-  const key = await newKeyRow(orgId, domain, selector, config.jwtSecret);
+  const before = await loadDomain(db, orgId);
+  const key =
+    before?.domain.domain === domain ? null : await newKeyRow(orgId, domain, selector, config.jwtSecret);
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${0x646b696d}, ${orgId})`);
     const existing = await loadDomain(tx, orgId);
@@ -207,6 +210,8 @@ export async function setSendingDomain(
       await audit(`Set the donor email sender to ${input.from_name} <${input.from_email}>`);
       return;
     }
+    // The sender changed between the look before and now (another admin): ask to try again.
+    if (!key) throw new HttpError(409, 'The sender was changed meanwhile; reload and try again.');
     if (existing) await tx.delete(sendingDomains).where(eq(sendingDomains.id, existing.domain.id));
     const [row] = await tx
       .insert(sendingDomains)

@@ -373,6 +373,30 @@ describe('key rotation', () => {
     expect(retired?.private_key_sealed).toBeNull();
   });
 
+  it('a new name or address at the same domain keeps the verified key; another domain starts again', async () => {
+    const before = (await api('GET', '', admin)).json.sending_domain;
+    const renamed = await api('PUT', '', admin, {
+      from_name: 'Hope Harbor',
+      from_email: 'donors@hopeharbor.org',
+    });
+    expect(renamed.json.sending_domain).toMatchObject({
+      status: 'verified',
+      active_selector: before.active_selector,
+      sending: { from: 'Hope Harbor <donors@hopeharbor.org>', reply_to: null },
+    });
+    const moved = await api('PUT', '', admin, {
+      from_name: 'Hope Harbor',
+      from_email: 'giving@hopeharbor.net',
+    });
+    expect(moved.json.sending_domain).toMatchObject({
+      domain: 'hopeharbor.net',
+      status: 'pending',
+      active_selector: null,
+      sending: { from: 'Hope Harbor <no-reply@twofold.test>', reply_to: 'giving@hopeharbor.net' },
+    });
+    expect(await t.db.select().from(sendingDomainKeys)).toHaveLength(1);
+  });
+
   it('removing the sender goes back to the platform address and records it', async () => {
     const res = await api('DELETE', '', admin);
     expect(res.status).toBe(200);
