@@ -314,7 +314,14 @@ describe('the daily check', () => {
     const toWriter = await t.db.select().from(outbox).where(eq(outbox.to, 'writer@twofold.test'));
     expect(toWriter.filter((m) => m.subject.includes('no longer go from'))).toHaveLength(0);
 
-    const queued = await deliveredTo('queued@example.org');
+    const sent = await deliver();
+    const queued = sent.find((m) => header(m.raw, 'To') === 'queued@example.org');
+    // The admins' alert is a staff email: from MAIL_FROM, signed with the platform's key.
+    const delivered = sent.find((m) => header(m.raw, 'To') === 'admin@twofold.test');
+    expect(header(delivered?.raw ?? '', 'From')).toBe('Twofold <no-reply@twofold.test>');
+    expect(await dkimResults(delivered?.raw ?? '')).toEqual([
+      { domain: 'twofold.test', selector: 'platform1', result: 'pass' },
+    ]);
     expect(header(queued?.raw ?? '', 'From')).toBe('Hope Harbor Foundation <no-reply@twofold.test>');
     expect(header(queued?.raw ?? '', 'Reply-To')).toBe('giving@hopeharbor.org');
     expect((await dkimResults(queued?.raw ?? '')).map((r) => r.domain)).toEqual(['twofold.test']);
@@ -368,6 +375,17 @@ describe('key rotation', () => {
     expect(await dkimResults(after?.raw ?? '')).toEqual([
       { domain: 'hopeharbor.org', selector: next, result: 'pass' },
     ]);
+    const rotation = await t.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.kind, 'sending_domain.key_rotation'));
+    expect(rotation[0]?.summary).toBe(`Started a DKIM key rotation for hopeharbor.org: new selector ${next}`);
+    // A key that no longer opens (JWT_SECRET changed) never signs: the mail falls back instead.
+    const otherSecret = { ...t.config, jwtSecret: 'another-secret-that-is-long-enough-for-hs256' };
+    expect(await senderFor(t.db, otherSecret, orgId)).toEqual({
+      from: { name: 'Hope Harbor Foundation', address: 'no-reply@twofold.test' },
+      replyTo: 'giving@hopeharbor.org',
+    });
     // The retired key's private half is gone.
     const [retired] = await t.db.select().from(sendingDomainKeys).where(eq(sendingDomainKeys.selector, old));
     expect(retired?.private_key_sealed).toBeNull();
