@@ -62,6 +62,8 @@ export default defineConfig({
         DATABASE_URL: '',
         // tests/e2e/integrations.spec.ts: webhooks deliver to a receiver on this machine.
         WEBHOOK_ALLOW_PRIVATE: 'true',
+        // tests/e2e/sending-domain.spec.ts: Verify asks the dns2 server that spec starts.
+        DNS_RESOLVER: `127.0.0.1:${port + 3}`,
       },
     },
     // The embed kit's foreign page (demo/embed) on another origin: 127.0.0.1, E2E_PORT + 1000.

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +21,56 @@ describe('loadConfig', () => {
     expect(() => trust('true')).toThrow(/TRUST_PROXY: 'true' is no longer accepted.*'loopback'.*hop count/);
     expect(() => trust('proxy.internal')).toThrow(
       /Invalid environment variable TRUST_PROXY: must be false, a hop count/,
+    );
+  });
+
+  it('reads DNS_RESOLVER as DNS server addresses, refusing names and junk', () => {
+    const dns = (value: string) => loadConfig({ DATA_DIR: dataDir(), DNS_RESOLVER: value }).dnsResolver;
+    expect(loadConfig({ DATA_DIR: dataDir() }).dnsResolver).toBeUndefined();
+    expect(dns('127.0.0.1:5353, 1.1.1.1,[::1]:53, 2606:4700::1111')).toEqual([
+      '127.0.0.1:5353',
+      '1.1.1.1',
+      '[::1]:53',
+      '2606:4700::1111',
+    ]);
+    expect(() => dns('dns.example.org')).toThrow(
+      /DNS_RESOLVER: 'dns.example.org' is not a DNS server address/,
+    );
+  });
+
+  it('reads the platform DKIM key (MAIL_DKIM_*) for MAIL_FROM’s domain, never showing the key', () => {
+    const { privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 1024,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    const base = { DATA_DIR: dataDir(), MAIL_FROM: 'Twofold <no-reply@Mail.Example.org>' };
+    expect(loadConfig(base).mailDkim).toBeUndefined();
+    const inline = loadConfig({
+      ...base,
+      MAIL_DKIM_SELECTOR: 'tf1',
+      MAIL_DKIM_PRIVATE_KEY: privateKey.replaceAll('\n', '\\n'),
+    });
+    expect(inline.mailDkim).toEqual({ domainName: 'mail.example.org', keySelector: 'tf1', privateKey });
+    const file = path.join(dataDir(), 'dkim.pem');
+    writeFileSync(file, privateKey);
+    expect(
+      loadConfig({
+        ...base,
+        MAIL_DKIM_SELECTOR: 'tf1',
+        MAIL_DKIM_PRIVATE_KEY_FILE: file,
+        MAIL_DKIM_DOMAIN: 'example.org',
+      }).mailDkim,
+    ).toEqual({ domainName: 'example.org', keySelector: 'tf1', privateKey });
+    expect(() => loadConfig({ ...base, MAIL_DKIM_SELECTOR: 'tf1' })).toThrow(
+      /MAIL_DKIM_PRIVATE_KEY_FILE: must be set when MAIL_DKIM_SELECTOR is/,
+    );
+    expect(() => loadConfig({ ...base, MAIL_DKIM_PRIVATE_KEY: privateKey })).toThrow(
+      /MAIL_DKIM_SELECTOR: must be set when MAIL_DKIM_PRIVATE_KEY is/,
+    );
+    const secret = 'not-a-key-but-a-secret-value';
+    expect(() => loadConfig({ ...base, MAIL_DKIM_SELECTOR: 'tf1', MAIL_DKIM_PRIVATE_KEY: secret })).toThrow(
+      /MAIL_DKIM_PRIVATE_KEY: must be an RSA or Ed25519 private key in PEM form$/,
     );
   });
 

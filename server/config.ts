@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import proxyAddr from 'proxy-addr';
@@ -45,6 +45,18 @@ export type Config = {
      */
     leaseMs: number;
   };
+  /**
+   * The platform's own DKIM key for MAIL_FROM's domain (MAIL_DKIM_SELECTOR and
+   * MAIL_DKIM_PRIVATE_KEY or MAIL_DKIM_PRIVATE_KEY_FILE): every email sent from MAIL_FROM is
+   * signed with it. Unset: platform mail goes unsigned (organizations' verified domains are
+   * signed with their own keys either way).
+   */
+  mailDkim: MailDkim | undefined;
+  /**
+   * DNS servers the sending-domain checks ask (`host` or `host:port`, IPv6 in brackets), in
+   * order; unset: the system's resolvers.
+   */
+  dnsResolver: string[] | undefined;
   /** SIGTERM: how long to wait for in-flight requests and jobs before closing what is left. */
   shutdownTimeoutMs: number;
   /**
@@ -81,6 +93,9 @@ export type Config = {
 };
 
 export type TrustProxy = false | number | string[];
+
+/** nodemailer's DKIM options for the platform's MAIL_FROM domain; the key is never logged. */
+export type MailDkim = { domainName: string; keySelector: string; privateKey: string };
 
 /** An S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, ...) shared by every server process. */
 export type S3Config = {
@@ -191,6 +206,36 @@ const Env = z.object({
     })
     .default([]),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(20_000),
+  DNS_RESOLVER: z
+    .string()
+    .transform((value, ctx) => {
+      const servers = value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = servers.find(
+        (s) => !/^(\[[0-9a-fA-F:.]+\](:\d{1,5})?|[0-9a-fA-F:]*:[0-9a-fA-F:]+|[0-9.]+(:\d{1,5})?)$/.test(s),
+      );
+      if (bad || servers.length === 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `'${bad ?? value}' is not a DNS server address (IP or IP:port, IPv6 as [addr]:port; a comma list)`,
+        });
+        return z.NEVER;
+      }
+      return servers;
+    })
+    .optional(),
+  MAIL_DKIM_DOMAIN: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, 'must be a domain name such as twofold.example.org')
+    .optional(),
+  MAIL_DKIM_SELECTOR: z
+    .string()
+    .regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/, 'must be a DNS label such as twofold2026')
+    .optional(),
+  MAIL_DKIM_PRIVATE_KEY: z.string().min(1).optional(),
+  MAIL_DKIM_PRIVATE_KEY_FILE: z.string().min(1).optional(),
   MAIL_POLL_MS: positiveInt.default(1000),
   MAIL_LEASE_MS: positiveInt.default(5 * 60_000),
   RATE_LIMIT_WINDOW_MS: positiveInt.default(15 * 60 * 1000),
@@ -277,6 +322,53 @@ function s3Config(e: z.infer<typeof Env>, present: Record<string, string | undef
   };
 }
 
+/**
+ * The platform's DKIM key: selector and key (inline PEM, `\n` escapes allowed, or a file) both
+ * or neither. The domain defaults to MAIL_FROM's. A key that is not a PEM private key stops the
+ * server with a message that never shows it.
+ */
+function mailDkimConfig(e: z.infer<typeof Env>): MailDkim | undefined {
+  const inline = e.MAIL_DKIM_PRIVATE_KEY?.replace(/\\n/g, '\n');
+  if (inline && e.MAIL_DKIM_PRIVATE_KEY_FILE)
+    throw new ConfigError(
+      'Invalid environment variable MAIL_DKIM_PRIVATE_KEY: set it or MAIL_DKIM_PRIVATE_KEY_FILE, not both',
+    );
+  const variable = inline ? 'MAIL_DKIM_PRIVATE_KEY' : 'MAIL_DKIM_PRIVATE_KEY_FILE';
+  let privateKey = inline;
+  if (e.MAIL_DKIM_PRIVATE_KEY_FILE) {
+    try {
+      privateKey = readFileSync(e.MAIL_DKIM_PRIVATE_KEY_FILE, 'utf8');
+    } catch {
+      throw new ConfigError(`Invalid environment variable ${variable}: the file cannot be read`);
+    }
+  }
+  if (!privateKey && !e.MAIL_DKIM_SELECTOR) {
+    if (e.MAIL_DKIM_DOMAIN)
+      throw new ConfigError(
+        'Invalid environment variable MAIL_DKIM_SELECTOR: must be set when MAIL_DKIM_DOMAIN is',
+      );
+    return undefined;
+  }
+  if (!privateKey)
+    throw new ConfigError(`Invalid environment variable ${variable}: must be set when MAIL_DKIM_SELECTOR is`);
+  if (!e.MAIL_DKIM_SELECTOR)
+    throw new ConfigError(`Invalid environment variable MAIL_DKIM_SELECTOR: must be set when ${variable} is`);
+  try {
+    const key = createPrivateKey(privateKey);
+    if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ed25519') throw new Error('type');
+  } catch {
+    throw new ConfigError(
+      `Invalid environment variable ${variable}: must be an RSA or Ed25519 private key in PEM form`,
+    );
+  }
+  const domainName = e.MAIL_DKIM_DOMAIN ?? /@([A-Za-z0-9.-]+)>?\s*$/.exec(e.MAIL_FROM)?.[1];
+  if (!domainName)
+    throw new ConfigError(
+      'Invalid environment variable MAIL_DKIM_DOMAIN: MAIL_FROM names no domain, so set it',
+    );
+  return { domainName: domainName.toLowerCase(), keySelector: e.MAIL_DKIM_SELECTOR, privateKey };
+}
+
 /** A bad environment variable; the message names it. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -312,6 +404,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logRequests: e.LOG_REQUESTS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     mail: { pollMs: e.MAIL_POLL_MS, leaseMs: e.MAIL_LEASE_MS },
+    mailDkim: mailDkimConfig(e),
+    dnsResolver: e.DNS_RESOLVER,
     trustProxy: e.TRUST_PROXY,
     allowedHosts: e.ALLOWED_HOSTS,
     rateLimit: {

@@ -16,6 +16,7 @@ import { createWebhookWorker, type WebhookWorker } from './jobs/webhook-worker.t
 import { type MailTransport, transportFor } from './mail/transport.ts';
 import { createScreeningWorker } from './modules/employers/screening.ts';
 import { packetDelivered } from './modules/esign/esign.service.ts';
+import { recheckSendingDomains, senderFor } from './modules/sending-domain/sending-domain.service.ts';
 import { scheduleDigests } from './modules/templates/digest.ts';
 import { renderQueuedMails } from './modules/templates/mail-queue.ts';
 import { workflowHandlers } from './modules/templates/workflow.ts';
@@ -72,7 +73,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     clock: options.clock ?? systemClock,
     logger,
     handlers: workflowHandlers(config),
-    beforeRound: scheduleDigests,
+    beforeRound: async (db, now) => {
+      await scheduleDigests(db, now);
+      // The daily re-verification of sending domains (issue #28): each domain once a day.
+      await recheckSendingDomains(db, config, now, logger);
+    },
   });
   scheduler.start();
   const billIssuer = startBillIssuer({ db: database.db, logger });
@@ -98,6 +103,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     leaseMs: config.mail.leaseMs,
     storage,
     afterSent: packetDelivered,
+    senderFor: (organizationId) => senderFor(database.db, config, organizationId),
     renderQueued: () => renderQueuedMails(database.db, { ...config, clock: options.clock ?? systemClock }),
   });
   worker.start();

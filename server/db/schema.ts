@@ -226,6 +226,14 @@ export const outbox = pgTable(
     headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
     /** Files sent with the message (a signed packet to a company), read from file storage when sent. */
     attachments: jsonb('attachments').$type<OutboxAttachment[]>().notNull().default([]),
+    /**
+     * The organization a donor email is sent for: the mail worker picks its sender (the
+     * organization's verified domain, DKIM-signed, or the platform address) when it sends it, not
+     * when it was queued. Null: a staff or system email, sent from MAIL_FROM.
+     */
+    organization_id: integer('organization_id').references((): AnyPgColumn => organizations.id, {
+      onDelete: 'set null',
+    }),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sent_at: timestamp('sent_at', { withTimezone: true }),
   },
@@ -1465,5 +1473,73 @@ export const auditEvents = pgTable(
     index('audit_events_org_time_idx').on(t.organization_id, t.occurred_at.desc(), t.id.desc()),
     index('audit_events_actor_idx').on(t.actor_user_id, t.occurred_at.desc()),
     index('audit_events_subject_idx').on(t.subject_user_id, t.occurred_at.desc()),
+  ],
+);
+
+export const sendingDomainStatuses = ['pending', 'verified', 'failed'] as const;
+export type SendingDomainStatus = (typeof sendingDomainStatuses)[number];
+
+/**
+ * An organization's own sender for donor emails (issue #28): a display name and an address at
+ * its domain. `pending` until the DKIM record of a key is found and right, `verified` while it
+ * is (emails go from the address, DKIM-signed), `failed` when a verified domain's record
+ * disappeared or changed (emails fall back to the platform address until it is fixed).
+ * Re-checked daily (`next_check_at`, claimed by the scheduler's round).
+ */
+export const sendingDomains = pgTable(
+  'sending_domains',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    from_name: text('from_name').notNull(),
+    /** Lowercased; its domain is `domain`. */
+    from_email: text('from_email').notNull(),
+    domain: text('domain').notNull(),
+    status: text('status').$type<SendingDomainStatus>().notNull().default('pending'),
+    verified_at: timestamp('verified_at', { withTimezone: true }),
+    /** The last check's result per record (what the screen shows), and when it ran. */
+    last_check: jsonb('last_check').$type<Record<string, unknown>>(),
+    checked_at: timestamp('checked_at', { withTimezone: true }),
+    /** When the daily re-verification takes it next (pushed past a lease while one runs). */
+    next_check_at: timestamp('next_check_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('sending_domains_org_unique').on(t.organization_id),
+    index('sending_domains_next_check_idx').on(t.next_check_at),
+    check('sending_domains_status_values', sql`${t.status} in ('pending', 'verified', 'failed')`),
+  ],
+);
+
+export const sendingDomainKeyStates = ['new', 'active', 'retired'] as const;
+export type SendingDomainKeyState = (typeof sendingDomainKeyStates)[number];
+
+/**
+ * A DKIM key pair of a sending domain: 2048-bit RSA, the private key sealed
+ * (`server/crypto/sealed.ts`, purpose 'dkim', bound to domain, selector and organization) and
+ * dropped once retired. `new` until its record is found (the first key, or a rotation's next
+ * key), then `active` (signs); the key it replaces becomes `retired`.
+ */
+export const sendingDomainKeys = pgTable(
+  'sending_domain_keys',
+  {
+    id: serial('id').primaryKey(),
+    sending_domain_id: integer('sending_domain_id')
+      .notNull()
+      .references(() => sendingDomains.id, { onDelete: 'cascade' }),
+    selector: text('selector').notNull(),
+    /** The public key as the DNS record's p= carries it (base64 of the DER SubjectPublicKeyInfo). */
+    public_key: text('public_key').notNull(),
+    private_key_sealed: text('private_key_sealed'),
+    state: text('state').$type<SendingDomainKeyState>().notNull().default('new'),
+    activated_at: timestamp('activated_at', { withTimezone: true }),
+    retired_at: timestamp('retired_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('sending_domain_keys_selector_unique').on(t.sending_domain_id, t.selector),
+    check('sending_domain_keys_state_values', sql`${t.state} in ('new', 'active', 'retired')`),
   ],
 );

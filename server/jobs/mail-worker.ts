@@ -2,7 +2,7 @@ import { and, asc, eq, lte, notInArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import type { Logger } from '../http/logger.ts';
-import type { MailTransport } from '../mail/transport.ts';
+import type { MailTransport, Sender } from '../mail/transport.ts';
 import type { FileStorage } from '../storage/storage.ts';
 import { pollingLoop } from './polling-loop.ts';
 
@@ -32,6 +32,11 @@ export type MailWorkerOptions = {
    * after committing; this catches those a stopped process left behind).
    */
   renderQueued?: () => Promise<unknown>;
+  /**
+   * Who a message of an organization (a donor email) goes out as, decided now, at sending, so a
+   * domain that stopped verifying falls back at once for mail already queued. Undefined: MAIL_FROM.
+   */
+  senderFor?: (organizationId: number) => Promise<Sender | undefined>;
 };
 
 export type MailWorker = {
@@ -116,6 +121,8 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
             content: Buffer.from(file.bytes),
           });
         }
+        const sender =
+          message.organization_id !== null ? await options.senderFor?.(message.organization_id) : undefined;
         await transport.send(
           {
             to: message.to,
@@ -127,6 +134,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
             text: message.text,
           },
           { id: message.id, createdAt: message.created_at },
+          sender,
         );
         await db.transaction(async (tx) => {
           const now = new Date();

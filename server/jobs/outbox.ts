@@ -11,11 +11,19 @@ export async function enqueueMail(
   tx: Queryable,
   message: Omit<MailMessage, 'attachments'>,
   attachments: OutboxAttachment[] = [],
+  /** A donor email's organization: it is sent from that organization's sender (mail-worker.ts). */
+  organizationId: number | null = null,
 ): Promise<number> {
   const { replyTo, headers, ...rest } = message;
   const [row] = await tx
     .insert(outbox)
-    .values({ ...rest, reply_to: replyTo ?? null, headers: headers ?? {}, attachments })
+    .values({
+      ...rest,
+      reply_to: replyTo ?? null,
+      headers: headers ?? {},
+      attachments,
+      organization_id: organizationId,
+    })
     .returning({ id: outbox.id });
   if (!row) throw new Error('outbox insert returned no row');
   return row.id;

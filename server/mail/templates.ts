@@ -195,3 +195,31 @@ export async function actionDigestMail(r: {
     supportEmail: r.supportEmail,
   });
 }
+
+/**
+ * To an organization's admins when its verified sending domain stopped verifying (the daily
+ * check found the DKIM record gone or changed): donor emails went back to the platform address.
+ */
+export async function sendingDomainLostMail(
+  r: Recipient & {
+    organizationName: string;
+    domain: string;
+    recordName: string;
+    problem: string;
+    url: string;
+  },
+): Promise<MailMessage> {
+  return renderActionEmail({
+    to: r.to,
+    subject: `Donor emails for ${r.organizationName} no longer go from ${r.domain}`,
+    greeting: `Hello ${r.name},`,
+    paragraphs: [
+      `Twofold checked the DNS records of ${r.domain} and the DKIM record ${r.recordName} is ${r.problem}.`,
+      `Until it is back, donor emails for ${r.organizationName} go from Twofold's address, with your address as Reply-To, so they keep being delivered.`,
+      'Publish the record again as shown on the Email Templates screen, then choose Verify.',
+    ],
+    action: { label: 'Open the sender settings', url: r.url },
+    footnote: 'You receive this because you are an admin of the organization on Twofold.',
+    supportEmail: r.supportEmail,
+  });
+}

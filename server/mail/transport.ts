@@ -8,12 +8,33 @@ import type { MailMessage } from './templates.ts';
  */
 export type OutboxRef = { id: number; createdAt: Date };
 
+/** nodemailer's DKIM signing options: `d=` domainName, `s=` keySelector. */
+export type DkimKey = { domainName: string; keySelector: string; privateKey: string };
+
+/**
+ * Who a message goes out as, decided by the mail worker when it sends (an organization's
+ * verified domain, or the platform address on its behalf). Without one: MAIL_FROM, signed with
+ * the platform's key when the operator configured MAIL_DKIM_*.
+ */
+export type Sender = {
+  from: { name: string; address: string };
+  /** Where replies go when the message itself names no Reply-To. */
+  replyTo?: string | undefined;
+  /** Signs the message (`d=` the From's domain, so DMARC aligns on DKIM). */
+  dkim?: DkimKey | undefined;
+};
+
 /** Delivers one message or throws; the mail worker retries on a throw. */
 export type MailTransport = {
   kind: 'smtp' | 'dev-mailbox';
-  send: (message: MailMessage, ref?: OutboxRef) => Promise<void>;
+  send: (message: MailMessage, ref?: OutboxRef, sender?: Sender) => Promise<void>;
   close?: () => void;
 };
+
+/** The address in a From header (`Twofold <no-reply@twofold.org>` → `no-reply@twofold.org`). */
+export function addressOf(from: string): string {
+  return (/<([^<>\s]+@[^<>\s]+)>\s*$/.exec(from)?.[1] ?? from).trim().toLowerCase();
+}
 
 /** `<outbox-ID-CREATEDMS@domain>`: stable per outbox row, distinct across rows and installs. */
 export function outboxMessageId(ref: OutboxRef, from: string): string {
@@ -27,20 +48,36 @@ export function outboxMessageId(ref: OutboxRef, from: string): string {
  * same message; nodemailer's own defaults (10 minutes of silence) would outlast the 5-minute
  * default lease, and the message would then be sent by two processes at once.
  */
-export function smtpTransport(smtpUrl: string, from: string, leaseMs = 5 * 60_000): MailTransport {
+export function smtpTransport(
+  smtpUrl: string,
+  from: string,
+  leaseMs = 5 * 60_000,
+  platformDkim?: DkimKey,
+): MailTransport {
   const transporter = createTransport({
     url: smtpUrl,
     connectionTimeout: Math.min(120_000, Math.floor(leaseMs / 4)),
     greetingTimeout: Math.min(30_000, Math.floor(leaseMs / 4)),
     socketTimeout: Math.min(600_000, Math.floor(leaseMs / 2)),
   });
+  const platformAddress = addressOf(from);
   return {
     kind: 'smtp',
-    send: async (message, ref) => {
+    send: async (message, ref, sender) => {
+      const { replyTo, ...rest } = message;
+      const fromAddress = sender?.from.address ?? platformAddress;
+      const reply = replyTo ?? sender?.replyTo;
+      const dkim = sender?.dkim ?? (fromAddress === platformAddress ? platformDkim : undefined);
       await transporter.sendMail({
-        from,
-        ...message,
-        ...(ref ? { messageId: outboxMessageId(ref, from) } : {}),
+        from: sender?.from ?? from,
+        ...rest,
+        ...(reply ? { replyTo: reply } : {}),
+        ...(dkim ? { dkim } : {}),
+        // The return path stays the platform's for every sender: bounces come back to Twofold,
+        // SPF is the platform domain's (no change to an organization's SPF record), and DMARC
+        // aligns through the DKIM signature of the organization's own domain.
+        ...(fromAddress !== platformAddress ? { envelope: { from: platformAddress, to: message.to } } : {}),
+        ...(ref ? { messageId: outboxMessageId(ref, fromAddress) } : {}),
       });
     },
     close: () => transporter.close(),
@@ -60,8 +97,9 @@ export function transportFor(config: {
   smtpUrl: string | undefined;
   mailFrom: string;
   mail: { leaseMs: number };
+  mailDkim?: DkimKey | undefined;
 }): MailTransport {
   return config.smtpUrl
-    ? smtpTransport(config.smtpUrl, config.mailFrom, config.mail.leaseMs)
+    ? smtpTransport(config.smtpUrl, config.mailFrom, config.mail.leaseMs, config.mailDkim)
     : devMailboxTransport;
 }

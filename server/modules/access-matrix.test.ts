@@ -20,6 +20,8 @@ import {
   permissions,
   reports,
   scheduledJobs,
+  sendingDomainKeys,
+  sendingDomains,
   users,
   webhookDeliveries,
   webhooks,
@@ -32,6 +34,7 @@ import { createTestContext, type TestContext } from '../testing.ts';
 import { hashPassword } from './auth/passwords.ts';
 import { signToken, verifyToken } from './auth/tokens.ts';
 import { signingLink } from './esign/esign-link.ts';
+import { startTestDns, type TestDns } from './sending-domain/test-dns.ts';
 import { shippedTemplates } from './templates/defaults.ts';
 
 /**
@@ -363,6 +366,24 @@ const donationBody = () => ({
   donor: { name: 'Matrix Donor', email: `donor-${next()}@example.org` },
   company_id: null,
 });
+
+/** A verified sender of the organization with its signing key, made afresh (a rotation needs one without a new key). */
+async function storedSendingDomain(orgId: number) {
+  await t.db.delete(sendingDomains).where(eq(sendingDomains.organization_id, orgId));
+  const [row] = await t.db
+    .insert(sendingDomains)
+    .values({
+      organization_id: orgId,
+      from_name: 'Matrix Sender',
+      from_email: 'giving@matrix.example',
+      domain: 'matrix.example',
+      status: 'verified',
+    })
+    .returning();
+  await t.db
+    .insert(sendingDomainKeys)
+    .values({ sending_domain_id: row?.id ?? 0, selector: 'matrix1', public_key: 'AAAA', state: 'active' });
+}
 
 /**
  * A valid request for each organization-scoped route, keyed by method and path. A route without
@@ -724,6 +745,38 @@ const samples: Record<string, Sample> = {
     level: 'admin',
     request: async (id) => ({ path: `/api/organization/${id}/api-key/${await storedApiKey(id)}` }),
   },
+  'get /api/organization/:id/sending-domain': {
+    level: 'read',
+    request: async (id) => ({ path: `/api/organization/${id}/sending-domain` }),
+  },
+  'put /api/organization/:id/sending-domain': {
+    level: 'admin',
+    request: async (id) => ({
+      path: `/api/organization/${id}/sending-domain`,
+      body: { from_name: `Sender ${next()}`, from_email: `giving@org-${next()}.example` },
+    }),
+  },
+  'delete /api/organization/:id/sending-domain': {
+    level: 'admin',
+    request: async (id) => {
+      await storedSendingDomain(id);
+      return { path: `/api/organization/${id}/sending-domain` };
+    },
+  },
+  'post /api/organization/:id/sending-domain/verify': {
+    level: 'admin',
+    request: async (id) => {
+      await storedSendingDomain(id);
+      return { path: `/api/organization/${id}/sending-domain/verify` };
+    },
+  },
+  'post /api/organization/:id/sending-domain/rotate': {
+    level: 'admin',
+    request: async (id) => {
+      await storedSendingDomain(id);
+      return { path: `/api/organization/${id}/sending-domain/rotate` };
+    },
+  },
   'get /api/organization/:id/partial/webhooks': {
     level: 'admin',
     request: async (id) => ({ path: `/api/organization/${id}/partial/webhooks` }),
@@ -813,8 +866,12 @@ const actors: Array<{ who: string; level: EffectiveLevel | 'anonymous' }> = [
   { who: 'anonymous', level: 'anonymous' },
 ];
 
+/** Verify asks a real DNS server on this machine (it knows no names: every record is missing). */
+let dns: TestDns;
+
 beforeAll(async () => {
-  t = await createTestContext({ config: { logRequests: false } });
+  dns = await startTestDns();
+  t = await createTestContext({ config: { logRequests: false, dnsResolver: [dns.server] } });
   app = createApp({ config: t.config, db: t.db, storage, logger: t.logger }).app;
   const demo = await demoOrganizationIds(t.db);
   orgIds.hopeHarbor = demo.hopeHarbor;
@@ -833,7 +890,10 @@ beforeAll(async () => {
     tokens[who] = await signIn(app, `${who}@twofold.test`);
   tokens.outsider = await signIn(app, 'outsider@example.org', 'outsider-pass');
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await dns.close();
+});
 
 const orgScoped = (routes: readonly AnyRoute[]) => routes.filter((r) => typeof r.access === 'object');
 
@@ -905,6 +965,9 @@ async function snapshot(orgId: number) {
     table(sql`select * from email_templates where organization_id = ${orgId} and version > 0 order by id`),
     table(sql`select * from reports where organization_id = ${orgId} order by id`),
     table(sql`select * from campaigns where organization_id = ${orgId} order by id`),
+    table(
+      sql`select d.*, (select json_agg(k.selector order by k.id) from sending_domain_keys k where k.sending_domain_id = d.id) as keys from sending_domains d where organization_id = ${orgId}`,
+    ),
   ]);
 }
 

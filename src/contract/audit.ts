@@ -37,7 +37,11 @@ export const auditKinds = {
   'report.downloaded': 'Report downloaded',
   // Settings and content
   'template.changed': 'Email template changed',
+  'sending_domain.set': 'Sender address set',
+  'sending_domain.verified': 'Sending domain verified',
   'sending_domain.changed': 'Sending domain changed',
+  'sending_domain.key_rotation': 'DKIM key rotation started',
+  'sending_domain.removed': 'Sender address removed',
   'catalogue.edited': 'Company catalogue edited',
 } as const;
 

@@ -119,6 +119,8 @@ export async function requestDonorLink(deps: Deps, email: string, donationId: nu
         url: `${config.publicUrl}${donorMatchUpdatePath(donationId)}?token=${encodeURIComponent(token)}`,
         hours: donorLinkLifetimeMs / 3_600_000,
       }),
+      [],
+      row.donation.organization_id,
     );
   });
 }

@@ -337,6 +337,12 @@ export async function renderMails(
       { column: outbox.text, type: 'text', values: rendered.map((r) => r.sent.text) },
       { column: outbox.headers, type: 'jsonb', values: rendered.map((r) => r.sent.headers ?? {}) },
       { column: outbox.created_at, type: 'timestamptz', values: rendered.map(() => now) },
+      // Sent for the match's organization: the worker picks its sender when it sends.
+      {
+        column: outbox.organization_id,
+        type: 'int',
+        values: recorded.map((r) => r.mail.row.organization_id),
+      },
     ]),
   );
   const ids = arrayParam(

@@ -297,6 +297,8 @@ describe('sending: every donor email is the live version, rendered through one p
     expect(d.status_id).toBe(7);
     const [mail] = await mailTo(d.donor.email);
     expect(mail?.subject).toBe('A match for Hope Harbor Foundation awaits, Robin');
+    // Sent for its organization: the mail worker picks that organization's sender (issue #28).
+    expect(mail?.organization_id).toBe(org.hope);
     expect(mail?.html).toContain('Custom first paragraph for Robin Giver.');
     expect(mail?.text).toContain('Custom first paragraph for Robin Giver.');
     const [n] = await t.db

@@ -28,6 +28,7 @@ import { Button } from '../../ui/button.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { NotifeesSection } from '../organization/notifees-section.tsx';
+import { SendingDomainSection } from './sending-domain-section.tsx';
 import { fieldLabels, fieldsOfStage, insertVariable, singleLine, textsOf } from './template-editor.ts';
 
 export interface TemplateEditorProps {
@@ -59,6 +60,13 @@ export function TemplateEditor({ template }: TemplateEditorProps) {
         <TemplateCards />
         {/* The notification emails (spec section 8's toasts) stay on Organization → Settings and
             work here too: they receive the weekly email of what needs the nonprofit's action. */}
+        <div className="templates__notifees">
+          <SendingDomainSection
+            key={`sender-${organization.id}`}
+            organizationId={organization.id}
+            admin={can(currentLevel.value ?? 'none', 'settings.manage')}
+          />
+        </div>
         <div className="templates__notifees">
           <NotifeesSection
             key={organization.id}
