@@ -39,6 +39,10 @@ export const auditKinds = {
   'template.changed': 'Email template changed',
   'sending_domain.changed': 'Sending domain changed',
   'catalogue.edited': 'Company catalogue edited',
+  // Billing (issue #27: from Stripe's webhook events)
+  'billing.plan_started': 'Paid plan started',
+  'billing.plan_ended': 'Paid plan ended',
+  'billing.payment_status': 'Subscription payment status changed',
 } as const;
 
 export type AuditKind = keyof typeof auditKinds;
