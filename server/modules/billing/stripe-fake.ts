@@ -542,6 +542,8 @@ export async function startFakeStripe(options: FakeStripeOptions) {
         .filter((e) => e.customer === customerId && !e.cancelled)
         .reduce((sum, e) => sum + e.value, 0),
     createCustomer: (email: string | null = null) => createCustomer(email).id,
+    /** The customers' ids, oldest first (checkout makes one for a new payer). */
+    customers: () => [...customers.keys()],
     /** Adds an invoice to a customer (Stripe makes them at each period end). */
     addInvoice(customerId: string, fields: Partial<Omit<FakeInvoice, 'id' | 'object' | 'customer'>> = {}) {
       customer(customerId);
