@@ -239,10 +239,18 @@ describe('per-match usage reported to Stripe (issue #27)', () => {
     expect(JSON.stringify(bills.json)).not.toContain(secretKey);
   });
 
-  it('waits for a customer when the payer has none yet, saying why', async () => {
+  it('reports nothing for a payer billed outside Stripe (no customer), and waits when the customer is gone', async () => {
     await t.db.update(organizations).set({ stripe_customer_id: null }).where(eq(organizations.id, hope));
     try {
+      const outside = await submittedMatch();
+      expect(await reportsOf(outside)).toEqual([]);
+      // A report queued while the customer existed, whose customer is then removed, waits and says why.
+      await t.db
+        .update(organizations)
+        .set({ stripe_customer_id: customer })
+        .where(eq(organizations.id, hope));
       const match = await submittedMatch();
+      await t.db.update(organizations).set({ stripe_customer_id: null }).where(eq(organizations.id, hope));
       const worker = createUsageWorker({ db: t.db, stripe: stripe(), logger: memoryLogger() });
       await worker.runOnce();
       expect((await reportsOf(match))[0]).toMatchObject({ status: 'pending', last_error: noCustomer });

@@ -16,7 +16,7 @@
 import { and, eq, inArray, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.ts';
-import { stripeUsageReports, type UsageReportKind } from '../../db/schema.ts';
+import { organizations, stripeUsageReports, type UsageReportKind } from '../../db/schema.ts';
 
 /** The cents a match adds to a bill at `rate` (the plan's share of its estimated match). */
 export const chargeCents = (rate: number, matchedCents: number) => Math.round(rate * matchedCents);
@@ -47,7 +47,12 @@ async function insertReport(
     .values({ id, identifier: usageIdentifier(report.bill_id, id), ...report });
 }
 
-/** Matches just put on `billId` of `payerId` at `rate`: one charge each (none for a zero charge). */
+/**
+ * Matches just put on `billId` of `payerId` at `rate`: one charge each (none for a zero charge).
+ * Only a payer that pays through Stripe (it has a Stripe customer, from its checkout) is reported:
+ * a per-match plan arranged otherwise (by staff, invoiced by hand) keeps its bills in the ledger
+ * alone, and they are never sent to Stripe later, when a checkout happens, as a surprise.
+ */
 export async function reportCharges(
   tx: Tx,
   payerId: number,
@@ -55,6 +60,12 @@ export async function reportCharges(
   rate: number,
   matches: { id: number; matched_cents: number }[],
 ): Promise<void> {
+  if (matches.length === 0) return;
+  const [payer] = await tx
+    .select({ customer: organizations.stripe_customer_id })
+    .from(organizations)
+    .where(eq(organizations.id, payerId));
+  if (!payer?.customer) return;
   for (const match of matches) {
     const value = chargeCents(rate, match.matched_cents);
     if (value === 0) continue;

@@ -303,7 +303,7 @@ function Bills({ organization }: { organization: Organization }) {
  * load, and these states are the billing page's alone.
  */
 const usageStates: Record<ReturnType<typeof billUsageState>, { label: string; variant: BadgeVariant }> = {
-  none: { label: 'Nothing to report', variant: 'neutral' },
+  none: { label: 'Not reported', variant: 'neutral' },
   reported: { label: 'Reported', variant: 'success' },
   pending: { label: 'Pending', variant: 'info' },
   failed: { label: 'Failed', variant: 'danger' },
@@ -368,7 +368,7 @@ function Invoices({ organizationId, onManage }: { organizationId: number; onMana
       ) : (
         // Scrolls sideways on a phone, like the bills (a focusable scroll region for the keyboard).
         // biome-ignore lint/a11y/noNoninteractiveTabindex: see above
-        <section className="table-scroll" aria-label={billingTexts.invoicesTitle} tabIndex={0}>
+        <section className="table-scroll" aria-label="Invoices by date" tabIndex={0}>
           <table className="billing__bills-table billing__invoices-table">
             <thead>
               <tr>
