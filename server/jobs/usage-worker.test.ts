@@ -179,6 +179,53 @@ describe('per-match usage reported to Stripe (issue #27)', () => {
     expect(await reportsOf(match)).toHaveLength(2);
   });
 
+  it('corrects a match released from its open bill, and charges it again when it is Submitted again', async () => {
+    const [highMinimum] = await t.db
+      .insert(companies)
+      .values({
+        name: 'Usage High Minimum Co',
+        match_method: 'form',
+        match_ratio: '1',
+        minimum_match_cents: 50_000,
+      })
+      .returning({ id: companies.id });
+    const match = await submittedMatch();
+    const move = (company: number) =>
+      call(t.app, 'PUT', `/api/donation/${match}`, {
+        token,
+        body: {
+          donated_at: '2026-11-02 12:00:00',
+          amount: 200,
+          donor: { name: 'Robin Hale', email: `robin-release-${match}@example.org` },
+          company_id: company,
+        },
+      });
+    const worker = createUsageWorker({ db: t.db, stripe: stripe(), logger: memoryLogger() });
+    const before = fake.usageOf(customer);
+    // The donor's company turns out to match nothing this small: the match leaves the open bill.
+    expect((await move(highMinimum?.id ?? 0)).status).toBe(200);
+    const [charge, release] = await reportsOf(match);
+    expect(release).toMatchObject({
+      kind: 'release',
+      corrects_id: charge?.id,
+      value_cents: -1000,
+      bill_id: charge?.bill_id,
+    });
+    await worker.runOnce();
+    expect(fake.usageOf(customer)).toBe(before);
+    // Back to a company that matches it, Submitted again: a new charge, under its own identifier.
+    expect((await move(companyId)).status).toBe(200);
+    await call(t.app, 'POST', '/api/donation/confirm', {
+      token,
+      body: { donation_ids: [match], status: 'submitted' },
+    });
+    const reports = await reportsOf(match);
+    expect(reports.map((r) => r.kind)).toEqual(['charge', 'release', 'charge']);
+    expect(new Set(reports.map((r) => r.identifier)).size).toBe(3);
+    await worker.runOnce();
+    expect(fake.usageOf(customer)).toBe(before + 1000);
+  });
+
   it('holds a correction back until its charge is reported', async () => {
     const match = await submittedMatch();
     await call(t.app, 'POST', '/api/donation/confirm', {
