@@ -17,6 +17,8 @@ import { defineElement } from './define-element.ts';
  * @csspart matching-overview - The Matching Overview's tiles and dates.
  * @csspart chapters - For a parent organization, its chapters side by side (chart and table).
  * @csspart insights - The figures below the tiles (charts, each with its table).
+ * @csspart payment-failed - For admins, the notice that the subscription's last payment failed.
+ * @csspart update-payment-button - Its 'Update payment method' button (Stripe's customer portal).
  *
  * @cssproperty --twofold-font-family - The typeface.
  */

@@ -111,17 +111,26 @@ export type S3Config = {
   prefix: string;
 };
 
-/** Stripe, reached through its REST API with fetch. */
+/** Stripe, reached through its official library (server/modules/billing/stripe.ts). */
 export type StripeConfig = {
   /** A secret (sk_) or restricted (rk_) key. Never logged or returned. */
   secretKey: string;
-  /** https://api.stripe.com unless a test points it elsewhere. */
-  apiBase: string;
+  /** Where the library sends requests: api.stripe.com over https unless STRIPE_API_BASE points elsewhere (tests). */
+  api: { host: string; port: number; protocol: 'http' | 'https' };
+  /** The `event_name` of the billing meter the per-match plans' usage is reported to (STRIPE_METER_EVENT). */
+  meterEventName: string;
   /** Verifies the Stripe-Signature of webhook events; unset: the webhook refuses every event. */
   webhookSecret: string | undefined;
   /** The Stripe price id of each paid plan (STRIPE_PRICE_FLAT_20 ...); a plan without one cannot be bought. */
   prices: Partial<Record<PlanId, string>>;
 };
+
+/** STRIPE_API_BASE as the library takes it: host, port (the scheme's default when absent) and protocol. */
+function stripeApi(base: string): StripeConfig['api'] {
+  const url = new URL(base);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return { host: url.hostname, port: Number(url.port || (protocol === 'http' ? 80 : 443)), protocol };
+}
 
 /** STRIPE_PRICE_FLAT_5 ... STRIPE_PRICE_ELIG_5: the environment variable of each paid plan's price. */
 const stripePriceVariable = (plan: PlanId) => `STRIPE_PRICE_${plan.toUpperCase()}`;
@@ -248,8 +257,14 @@ const Env = z.object({
     .string()
     .regex(/^(sk|rk)_[A-Za-z0-9_]+$/, 'must be a Stripe secret (sk_...) or restricted (rk_...) key')
     .optional(),
-  STRIPE_API_BASE: z.url({ message: 'must be an absolute URL' }).default('https://api.stripe.com'),
+  STRIPE_API_BASE: z
+    .url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL' })
+    .default('https://api.stripe.com'),
   STRIPE_WEBHOOK_SECRET: z.string().min(8, 'must be the webhook signing secret (whsec_...)').optional(),
+  STRIPE_METER_EVENT: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,100}$/, 'must be a billing meter event name (letters, digits, _ . -)')
+    .default('twofold_match_fee'),
   ...Object.fromEntries(
     paidPlanIds.map((plan) => [
       stripePriceVariable(plan),
@@ -417,7 +432,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     stripe: e.STRIPE_SECRET_KEY
       ? {
           secretKey: e.STRIPE_SECRET_KEY,
-          apiBase: e.STRIPE_API_BASE.replace(/\/+$/, ''),
+          api: stripeApi(e.STRIPE_API_BASE),
+          meterEventName: e.STRIPE_METER_EVENT,
           webhookSecret: e.STRIPE_WEBHOOK_SECRET,
           prices: Object.fromEntries(
             paidPlanIds.flatMap((plan) => {

@@ -12,6 +12,7 @@ import { type BillIssuer, startBillIssuer } from './jobs/bill-issuer.ts';
 import { createHousekeeping } from './jobs/housekeeping.ts';
 import { createMailWorker, type MailWorker } from './jobs/mail-worker.ts';
 import { createScheduler, type Scheduler } from './jobs/scheduler.ts';
+import { createUsageWorker, type UsageWorker } from './jobs/usage-worker.ts';
 import { createWebhookWorker, type WebhookWorker } from './jobs/webhook-worker.ts';
 import { type MailTransport, transportFor } from './mail/transport.ts';
 import { createScreeningWorker } from './modules/employers/screening.ts';
@@ -34,6 +35,8 @@ export type RunningServer = {
   webhookWorker: WebhookWorker;
   scheduler: Scheduler;
   billIssuer: BillIssuer;
+  /** Per-match plans' usage to Stripe (issue #27); absent when Stripe is not configured. */
+  usageWorker: UsageWorker | undefined;
   /**
    * Graceful shutdown: readiness turns 503 at once, no new connection or job is taken, in-flight
    * requests, the mail round and the bill issuer finish, then the database closes. Past
@@ -81,6 +84,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   scheduler.start();
   const billIssuer = startBillIssuer({ db: database.db, logger });
+  // Without Stripe the reports wait, pending, for a server that has it.
+  const usageWorker = config.stripe
+    ? createUsageWorker({ db: database.db, stripe: config.stripe, logger })
+    : undefined;
+  usageWorker?.start();
   // Spent idempotency answers and one-time tokens, hourly.
   const housekeeping = createHousekeeping({ db: database.db, logger });
   housekeeping.start();
@@ -143,6 +151,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         webhookWorker.stop(),
         scheduler.stop(),
         billIssuer.stop(),
+        usageWorker?.stop(),
         housekeeping.stop(),
         screeningWorker.stop(),
         afterCommitSettled(database.db),
@@ -169,6 +178,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     webhookWorker,
     scheduler,
     billIssuer,
+    usageWorker,
     shutdown,
   };
 }

@@ -89,6 +89,12 @@ export const organizations = pgTable(
     creator_id: integer('creator_id').references(() => users.id, { onDelete: 'set null' }),
     client_id: integer('client_id'),
     stripe_customer_id: text('stripe_customer_id'),
+    /**
+     * The Stripe subscription's status as its last webhook event said ('active', 'past_due',
+     * 'unpaid', 'canceled', ...), and since when (issue #27); null before any subscription.
+     */
+    subscription_status: text('subscription_status'),
+    subscription_status_at: timestamp('subscription_status_at', { withTimezone: true }),
     cancelled_at: timestamp('cancelled_at', { withTimezone: true }),
     cancel_reason: text('cancel_reason'),
     public_key: text('public_key'),
@@ -833,6 +839,70 @@ export const bills = pgTable(
     index('bills_unissued_idx').on(t.period_end).where(sql`${t.issued_at} is null`),
   ],
 );
+
+/** What a usage report is: a match's charge on a per-match bill, or the correction of one. */
+export const usageReportKinds = ['charge', 'refund', 'release'] as const;
+export type UsageReportKind = (typeof usageReportKinds)[number];
+export const usageReportStatuses = ['pending', 'reported', 'failed'] as const;
+export type UsageReportStatus = (typeof usageReportStatuses)[number];
+
+/**
+ * Usage of the per-match plans as reported to Stripe (issue #27): an outbox of billing meter
+ * events, one row per report, written in the transaction that puts a match on a bill (a charge)
+ * or takes it off again (a refund or a release: the charge's correction, its negative). The
+ * worker (server/jobs/usage-worker.ts) sends each with `identifier` as Stripe's meter event
+ * identifier, so a report sent twice (a worker killed between sending and marking) is counted once.
+ */
+export const stripeUsageReports = pgTable(
+  'stripe_usage_reports',
+  {
+    id: serial('id').primaryKey(),
+    /** The payer: the organization whose Stripe customer is billed. */
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The bill the usage counts on (the match's eligible bill, or the bill a refund is credited on). */
+    bill_id: integer('bill_id')
+      .notNull()
+      .references(() => bills.id, { onDelete: 'cascade' }),
+    donation_id: integer('donation_id').references(() => donations.id, { onDelete: 'set null' }),
+    kind: text('kind').$type<UsageReportKind>().notNull(),
+    /** The charge this report corrects (refund, release). */
+    corrects_id: integer('corrects_id').references((): AnyPgColumn => stripeUsageReports.id, {
+      onDelete: 'cascade',
+    }),
+    /** Stripe's meter event identifier: `twofold-bill-{bill}-usage-{id}`, fixed at insert. */
+    identifier: text('identifier').notNull(),
+    /** Cents: the plan's share of the match's estimated match; negative for a correction. */
+    value_cents: integer('value_cents').notNull(),
+    status: text('status').$type<UsageReportStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    last_error: text('last_error'),
+    reported_at: timestamp('reported_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('stripe_usage_reports_identifier_unique').on(t.identifier),
+    index('stripe_usage_reports_due_idx').on(t.status, t.next_attempt_at),
+    index('stripe_usage_reports_bill_idx').on(t.bill_id),
+    index('stripe_usage_reports_donation_idx').on(t.donation_id),
+    check('stripe_usage_reports_kind_values', sql`${t.kind} in ('charge', 'refund', 'release')`),
+    check('stripe_usage_reports_status_values', sql`${t.status} in ('pending', 'reported', 'failed')`),
+  ],
+);
+
+/**
+ * Every Stripe webhook event Twofold accepted, by Stripe's event id: an event delivered again
+ * (Stripe retries, replays) finds its id here and changes nothing.
+ */
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  /** What handling it did ('plan granted', 'ignored: unknown type', ...). */
+  outcome: text('outcome').notNull(),
+  received_at: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /**
  * Rate-limit counters (server/http/rate-limit-store.ts): one row per limited key and window, shared

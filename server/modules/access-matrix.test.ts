@@ -398,6 +398,15 @@ const samples: Record<string, Sample> = {
     level: 'read',
     request: async (id) => ({ path: `/api/organization/${id}/bills` }),
   },
+  // Issue #27: the Stripe invoices and the subscription's status are the admins' (they act on them).
+  'get /api/organization/:id/invoices': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/invoices` }),
+  },
+  'get /api/organization/:id/subscription': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/subscription` }),
+  },
   'put /api/organization/:id/partial': {
     level: 'write',
     request: async (id) => ({ path: `/api/organization/${id}/partial?phone=${next()}` }),

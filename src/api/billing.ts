@@ -1,5 +1,13 @@
 import * as z from 'zod/mini';
-import { BillsResponse, billsPath, type PlanId } from '../contract/billing.ts';
+import {
+  BillsResponse,
+  billsPath,
+  InvoicesResponse,
+  invoicesPath,
+  type PlanId,
+  SubscriptionResponse,
+  subscriptionPath,
+} from '../contract/billing.ts';
 import { currentToken } from '../state/token-store.ts';
 import { getApiBase, request } from './client.ts';
 
@@ -56,4 +64,14 @@ export function billingPortalHref(organizationId: number): string {
 /** GET /api/organization/{id}/bills: the monthly bills of a per-match plan, newest first. */
 export function listBills(organizationId: number): Promise<BillsResponse> {
   return request(BillsResponse, billsPath(organizationId).slice(1));
+}
+
+/** GET /api/organization/{id}/invoices (admins): the Stripe invoices, newest first. */
+export function listInvoices(organizationId: number): Promise<InvoicesResponse> {
+  return request(InvoicesResponse, invoicesPath(organizationId).slice(1));
+}
+
+/** GET /api/organization/{id}/subscription (admins): the subscription's Stripe status. */
+export function getSubscription(organizationId: number): Promise<SubscriptionResponse> {
+  return request(SubscriptionResponse, subscriptionPath(organizationId).slice(1));
 }

@@ -43,6 +43,10 @@ export const auditKinds = {
   'sending_domain.key_rotation': 'DKIM key rotation started',
   'sending_domain.removed': 'Sender address removed',
   'catalogue.edited': 'Company catalogue edited',
+  // Billing (issue #27: from Stripe's webhook events)
+  'billing.plan_started': 'Paid plan started',
+  'billing.plan_ended': 'Paid plan ended',
+  'billing.payment_status': 'Subscription payment status changed',
 } as const;
 
 export type AuditKind = keyof typeof auditKinds;

@@ -164,8 +164,77 @@ export const Bill = z.object({
   refunds: z.number(),
   refunded: z.number(),
   amount: z.number(),
+  /**
+   * What Stripe has of the bill's usage (issue #27): its reports (a charge per match, a negative
+   * correction per refund or release) reported, waiting to be sent, or given up on with Stripe's
+   * last reason.
+   */
+  usage: z.object({
+    reported: z.number(),
+    pending: z.number(),
+    failed: z.number(),
+    last_error: z.nullable(z.string()),
+  }),
 });
 export type Bill = z.infer<typeof Bill>;
 export const BillsResponse = z.object({ bills: z.array(Bill) });
 export type BillsResponse = z.infer<typeof BillsResponse>;
 export const billsPath = (organizationId: number) => `/api/organization/${organizationId}/bills`;
+
+/** Where a bill's usage stands with Stripe, as the billing page says it. */
+export function billUsageState(bill: Pick<Bill, 'usage'>): 'none' | 'reported' | 'pending' | 'failed' {
+  const { reported, pending, failed } = bill.usage;
+  if (failed > 0) return 'failed';
+  if (pending > 0) return 'pending';
+  return reported > 0 ? 'reported' : 'none';
+}
+
+/** One of the organization's Stripe invoices (amounts in cents of `currency`). */
+export const Invoice = z.object({
+  id: z.string(),
+  number: z.nullable(z.string()),
+  created: z.string(),
+  currency: z.string(),
+  total: z.number(),
+  amount_due: z.number(),
+  status: z.string(),
+  hosted_invoice_url: z.nullable(z.string()),
+});
+export type Invoice = z.infer<typeof Invoice>;
+export const InvoicesResponse = z.object({ invoices: z.array(Invoice) });
+export type InvoicesResponse = z.infer<typeof InvoicesResponse>;
+export const invoicesPath = (organizationId: number) => `/api/organization/${organizationId}/invoices`;
+
+/** An invoice's status in words. */
+export const invoiceStatusLabels: Readonly<Record<string, string>> = {
+  draft: 'Draft',
+  open: 'Due',
+  paid: 'Paid',
+  uncollectible: 'Uncollectible',
+  void: 'Void',
+};
+
+/**
+ * The organization's subscription, for admins: its Stripe status as the last webhook event said
+ * it, and whether the last payment failed (past_due, unpaid), when the page and the dashboard
+ * show the portal link to fix it.
+ */
+export const SubscriptionResponse = z.object({
+  status: z.nullable(z.string()),
+  since: z.nullable(z.string()),
+  payment_failed: z.boolean(),
+  can_manage: z.boolean(),
+});
+export type SubscriptionResponse = z.infer<typeof SubscriptionResponse>;
+export const subscriptionPath = (organizationId: number) =>
+  `/api/organization/${organizationId}/subscription`;
+
+/** What admins read when the last payment failed (billing page and dashboard). */
+export const paymentFailedTexts = {
+  title: 'Your last payment did not go through',
+  past_due:
+    'Stripe will try the card again over the next days. Update your payment method so your plan continues; nothing is lost in the meantime.',
+  unpaid:
+    'Stripe has stopped retrying the payment. Update your payment method to settle the invoice; your data is safe, and the plan continues once it is paid.',
+  action: 'Update payment method',
+} as const;

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { MessageResponse } from '../../../src/contract/auth.ts';
-import { BillsResponse } from '../../../src/contract/billing.ts';
+import { BillsResponse, InvoicesResponse, SubscriptionResponse } from '../../../src/contract/billing.ts';
 import { IdParams, idSegment, orgFromIdParam } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
 import * as service from './billing.service.ts';
@@ -94,10 +94,41 @@ export const billingRoutes = [
     handler: async ({ params, deps }) => ({ bills: await billsOf(deps.db, params.id) }),
   }),
   defineRoute({
+    method: 'get',
+    path: '/api/organization/:id/invoices',
+    access: billingAdmin,
+    summary:
+      "The organization's Stripe invoices, newest first: date, amount, status and the hosted invoice link",
+    tags,
+    params: IdParams,
+    responses: {
+      200: { description: 'The invoices (none before the first paid checkout)', schema: InvoicesResponse },
+      403: error('Only admins see invoices'),
+      404: error('Organization with id {id} not found'),
+      502: error('Stripe did not answer'),
+    },
+    handler: ({ params, deps }) => service.invoicesOf(deps, params.id),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/organization/:id/subscription',
+    access: billingAdmin,
+    summary: "The subscription's Stripe status (past_due, unpaid: the last payment failed), for admins",
+    tags,
+    params: IdParams,
+    responses: {
+      200: { description: 'The subscription status', schema: SubscriptionResponse },
+      403: error('Only admins see the subscription'),
+      404: error('Organization with id {id} not found'),
+    },
+    handler: ({ params, deps }) => service.subscriptionOf(deps, params.id),
+  }),
+  defineRoute({
     method: 'post',
     path: '/api/billing/stripe/webhook',
     access: 'anonymous',
-    summary: "Stripe's events (signed with STRIPE_WEBHOOK_SECRET): checkout completed, subscription ended",
+    summary:
+      "Stripe's events (signed with STRIPE_WEBHOOK_SECRET): checkout completed, subscription updated or ended; each handled once",
     tags,
     responses: {
       200: { description: 'The event was accepted' },

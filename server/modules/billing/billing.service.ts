@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import * as z from 'zod';
 import {
   type BillingErrorCode,
@@ -10,17 +10,27 @@ import {
   subscribePath,
 } from '../../../src/contract/billing.ts';
 import { organizationNotFound } from '../../../src/contract/organization.ts';
-import { organizations } from '../../db/schema.ts';
+import type { Tx } from '../../db/client.ts';
+import { organizations, stripeEvents } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { AuthUser, Deps } from '../../http/route.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { signToken, type VerifiedToken } from '../auth/tokens.ts';
-import { createCheckoutSession, createPortalSession, StripeError, verifyStripeSignature } from './stripe.ts';
+import {
+  createCheckoutSession,
+  createPortalSession,
+  type InvoiceSummary,
+  listInvoices,
+  StripeError,
+  verifiedEvent,
+} from './stripe.ts';
 
 export const billingMessages = {
   unknownPlan: 'Unknown plan',
   webhookNotConfigured: 'Stripe webhooks are not configured on this server.',
   badSignature: 'Invalid Stripe signature',
   badEvent: 'Invalid Stripe event',
+  providerError: 'Stripe did not answer. Please try again in a few minutes.',
 } as const;
 
 /** A 303 to a path of the portal (absolute, under PUBLIC_URL: the API may live elsewhere). */
@@ -167,105 +177,232 @@ const text = z.string().min(1).max(255);
  * 'no_payment_required' (a trial, a 100 % coupon); 'unpaid' is a completed checkout whose payment
  * (a bank debit) is still on its way, settled later by async_payment_succeeded or _failed.
  */
-const CheckoutSessionEvent = z.object({
-  type: z.enum([
-    'checkout.session.completed',
-    'checkout.session.async_payment_succeeded',
-    'checkout.session.async_payment_failed',
-  ]),
-  data: z.object({
-    object: z.object({
-      client_reference_id: z.string().regex(/^\d{1,10}$/),
-      customer: text,
-      payment_status: z.enum(['paid', 'unpaid', 'no_payment_required']),
-      metadata: z.object({ plan: z.enum(paidPlanIds as [PlanId, ...PlanId[]]) }),
-    }),
-  }),
+const CheckoutSession = z.object({
+  client_reference_id: z.string().regex(/^\d{1,10}$/),
+  customer: text,
+  payment_status: z.enum(['paid', 'unpaid', 'no_payment_required']),
+  metadata: z.object({ plan: z.enum(paidPlanIds as [PlanId, ...PlanId[]]) }),
 });
-const checkoutEvents: readonly string[] = CheckoutSessionEvent.shape.type.options;
-const SubscriptionDeleted = z.object({
-  type: z.literal('customer.subscription.deleted'),
-  data: z.object({
-    object: z.object({
-      customer: text,
-      cancellation_details: z.optional(z.nullable(z.object({ reason: z.optional(z.nullable(z.string())) }))),
-    }),
-  }),
+const checkoutEvents = [
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+] as const;
+const Subscription = z.object({
+  customer: text,
+  status: z.string().min(1).max(40),
+  cancellation_details: z.optional(z.nullable(z.object({ reason: z.optional(z.nullable(z.string())) }))),
 });
-const AnyEvent = z.object({ type: z.string() });
+
+/** A subscription status in which the last payment failed: shown to admins with the portal link. */
+export const paymentFailedStatuses = ['past_due', 'unpaid'] as const;
+
+type StripeEventInfo = { id: string; type: string; created: number; object: unknown };
+const system = { kind: 'system', label: 'Stripe' } as const;
+
+function parseObject<T>(schema: z.ZodType<T>, object: unknown): T {
+  const parsed = schema.safeParse(object);
+  if (!parsed.success) throw new HttpError(400, billingMessages.badEvent);
+  return parsed.data;
+}
+
+/** A paid checkout (at completion, or when a delayed payment succeeds) puts the organization on its plan. */
+async function checkoutEvent(tx: Tx, deps: Deps, event: StripeEventInfo): Promise<string> {
+  const session = parseObject(CheckoutSession, event.object);
+  const orgId = Number(session.client_reference_id);
+  // A completed checkout is not a payment: the plan comes only with the money (or with none due).
+  // async_payment_failed, or a completion still unpaid, leaves the plan as it was.
+  const settled = session.payment_status === 'paid' || session.payment_status === 'no_payment_required';
+  if (event.type === 'checkout.session.async_payment_failed' || !settled) {
+    deps.logger.info(
+      `billing: ${event.type} for organization ${orgId} (${session.payment_status}): plan unchanged`,
+    );
+    return `plan unchanged (${session.payment_status})`;
+  }
+  // An organization deleted since simply has nothing to update; Stripe gets its 2xx.
+  const updated = await tx
+    .update(organizations)
+    .set({
+      plan: session.metadata.plan,
+      is_premium: 'true',
+      stripe_customer_id: session.customer,
+      subscription_status: 'active',
+      subscription_status_at: new Date(event.created * 1000),
+      cancelled_at: null,
+      cancel_reason: null,
+      updated_at: new Date(),
+    })
+    .where(eq(organizations.id, orgId))
+    .returning({ id: organizations.id });
+  if (updated.length === 0) return 'organization not found';
+  await recordAudit(tx, {
+    kind: 'billing.plan_started',
+    organizationId: orgId,
+    actor: system,
+    summary: `Started the ${planById(session.metadata.plan)?.name ?? session.metadata.plan} plan (payment received)`,
+    details: { plan: session.metadata.plan, event: event.id },
+  });
+  return `plan ${session.metadata.plan} granted`;
+}
+
+/** The organization paying through this Stripe customer on a paid plan. */
+async function organizationOfCustomer(tx: Tx, customer: string) {
+  const [org] = await tx
+    .select({
+      id: organizations.id,
+      parent_id: organizations.parent_id,
+      subscription_status: organizations.subscription_status,
+    })
+    .from(organizations)
+    .where(and(eq(organizations.stripe_customer_id, customer), inArray(organizations.plan, paidPlanIds)))
+    .for('update');
+  return org;
+}
 
 /**
- * POST /api/billing/stripe/webhook: Stripe's events, signed with the endpoint's secret. A paid
- * checkout (at completion, or later when a delayed payment succeeds) makes the organization premium
- * on its plan; an unpaid or failed one changes nothing; a subscription ending takes the plan away.
- * Other events are acknowledged and ignored. Replays of the same event change nothing further.
+ * A subscription changed: its status is kept (past_due and unpaid are shown to admins). An event
+ * older than the status already stored (Stripe does not promise order) changes nothing.
+ */
+async function subscriptionUpdated(tx: Tx, event: StripeEventInfo): Promise<string> {
+  const subscription = parseObject(Subscription, event.object);
+  const org = await organizationOfCustomer(tx, subscription.customer);
+  if (!org) return 'no organization on a paid plan for this customer';
+  const at = new Date(event.created * 1000);
+  const updated = await tx
+    .update(organizations)
+    .set({ subscription_status: subscription.status, subscription_status_at: at, updated_at: new Date() })
+    .where(
+      and(
+        eq(organizations.id, org.id),
+        or(isNull(organizations.subscription_status_at), lte(organizations.subscription_status_at, at)),
+      ),
+    )
+    .returning({ id: organizations.id });
+  if (updated.length === 0) return 'older than the status on record';
+  if (org.subscription_status !== subscription.status)
+    await recordAudit(tx, {
+      kind: 'billing.payment_status',
+      organizationId: org.id,
+      actor: system,
+      summary: `Subscription status changed from ${org.subscription_status ?? 'none'} to ${subscription.status}`,
+      details: { from: org.subscription_status, to: subscription.status, event: event.id },
+    });
+  return `status ${subscription.status}`;
+}
+
+/** The subscription ended: the plan is taken away (a chapter falls back on its parent's); nothing is deleted. */
+async function subscriptionDeleted(tx: Tx, event: StripeEventInfo): Promise<string> {
+  const subscription = parseObject(Subscription, event.object);
+  const org = await organizationOfCustomer(tx, subscription.customer);
+  if (!org) return 'no organization on a paid plan for this customer';
+  const reason = subscription.cancellation_details?.reason ?? 'subscription ended';
+  await tx
+    .update(organizations)
+    .set({
+      plan: '',
+      is_premium: org.parent_id === null ? 'false' : 'parent',
+      subscription_status: 'canceled',
+      subscription_status_at: new Date(event.created * 1000),
+      cancelled_at: new Date(),
+      cancel_reason: reason,
+      updated_at: new Date(),
+    })
+    .where(eq(organizations.id, org.id));
+  await recordAudit(tx, {
+    kind: 'billing.plan_ended',
+    organizationId: org.id,
+    actor: system,
+    summary: `The paid plan ended (${reason})`,
+    details: { reason, event: event.id },
+  });
+  return 'plan ended';
+}
+
+/**
+ * POST /api/billing/stripe/webhook: Stripe's events, their signature and timestamp checked by the
+ * official library (a forged signature, another endpoint's secret, or a signature older than five
+ * minutes, a replay, is refused with 400). Each event is handled once: its id is stored in the
+ * transaction that acts on it, and the same event again (Stripe retries, a replay within the
+ * tolerance) is acknowledged and changes nothing. Events Twofold does not act on are
+ * acknowledged and logged.
  */
 export async function stripeWebhook(deps: Deps, payload: string, signature: string | undefined) {
   const secret = deps.config.stripe?.webhookSecret;
   if (!secret) throw new HttpError(400, billingMessages.webhookNotConfigured);
-  if (!verifyStripeSignature(secret, signature, payload))
-    throw new HttpError(400, billingMessages.badSignature);
-  let json: unknown;
+  let event: StripeEventInfo;
   try {
-    json = JSON.parse(payload);
-  } catch {
-    throw new HttpError(400, billingMessages.badEvent);
+    const verified = verifiedEvent(secret, payload, signature);
+    event = {
+      id: verified.id,
+      type: verified.type,
+      created: verified.created,
+      object: (verified.data as { object?: unknown } | undefined)?.object,
+    };
+  } catch (error) {
+    deps.logger.warn(
+      `billing: refused a Stripe webhook: ${error instanceof Error ? error.message.split('\n')[0] : 'unreadable'}`,
+    );
+    throw new HttpError(400, billingMessages.badSignature);
   }
-  const event = AnyEvent.safeParse(json);
-  if (!event.success) throw new HttpError(400, billingMessages.badEvent);
+  if (typeof event.id !== 'string' || typeof event.type !== 'string' || !Number.isFinite(event.created))
+    throw new HttpError(400, billingMessages.badEvent);
 
-  if (checkoutEvents.includes(event.data.type)) {
-    const checkout = CheckoutSessionEvent.safeParse(json);
-    if (!checkout.success) throw new HttpError(400, billingMessages.badEvent);
-    const session = checkout.data.data.object;
-    const orgId = Number(session.client_reference_id);
-    // A completed checkout is not a payment: the plan comes only with the money (or with none due).
-    // async_payment_failed, or a completion still unpaid, leaves the plan as it was.
-    const settled = session.payment_status === 'paid' || session.payment_status === 'no_payment_required';
-    if (checkout.data.type === 'checkout.session.async_payment_failed' || !settled) {
-      deps.logger.info(
-        `billing: ${checkout.data.type} for organization ${orgId} (${session.payment_status}): plan unchanged`,
-      );
+  return deps.db.transaction(async (tx) => {
+    const [fresh] = await tx
+      .insert(stripeEvents)
+      .values({ id: event.id, type: event.type, outcome: 'received' })
+      .onConflictDoNothing()
+      .returning({ id: stripeEvents.id });
+    if (!fresh) {
+      deps.logger.info(`billing: Stripe event ${event.id} (${event.type}) already handled; nothing changed`);
       return { received: true };
     }
-    // An organization deleted since simply has nothing to update; Stripe gets its 2xx.
-    await deps.db
-      .update(organizations)
-      .set({
-        plan: session.metadata.plan,
-        is_premium: 'true',
-        stripe_customer_id: session.customer,
-        cancelled_at: null,
-        cancel_reason: null,
-        updated_at: new Date(),
-      })
-      .where(eq(organizations.id, orgId));
-  } else if (event.data.type === 'customer.subscription.deleted') {
-    const deleted = SubscriptionDeleted.safeParse(json);
-    if (!deleted.success) throw new HttpError(400, billingMessages.badEvent);
-    const subscription = deleted.data.data.object;
-    const [org] = await deps.db
-      .select({ id: organizations.id, parent_id: organizations.parent_id })
-      .from(organizations)
-      .where(
-        and(
-          eq(organizations.stripe_customer_id, subscription.customer),
-          inArray(organizations.plan, paidPlanIds),
-        ),
+    let outcome: string;
+    if ((checkoutEvents as readonly string[]).includes(event.type))
+      outcome = await checkoutEvent(tx, deps, event);
+    else if (event.type === 'customer.subscription.updated' || event.type === 'customer.subscription.created')
+      outcome = await subscriptionUpdated(tx, event);
+    else if (event.type === 'customer.subscription.deleted') outcome = await subscriptionDeleted(tx, event);
+    else {
+      outcome = 'acknowledged, not acted on';
+      deps.logger.info(
+        `billing: Stripe event ${event.id} (${event.type}) acknowledged; Twofold does not act on it`,
       );
-    if (org) {
-      await deps.db
-        .update(organizations)
-        .set({
-          plan: '',
-          // A chapter falls back on its parent organization's plan.
-          is_premium: org.parent_id === null ? 'false' : 'parent',
-          cancelled_at: new Date(),
-          cancel_reason: subscription.cancellation_details?.reason ?? 'subscription ended',
-          updated_at: new Date(),
-        })
-        .where(eq(organizations.id, org.id));
     }
+    await tx.update(stripeEvents).set({ outcome }).where(eq(stripeEvents.id, event.id));
+    return { received: true };
+  });
+}
+
+/** The organization's subscription as the billing page and the dashboard show it to admins. */
+export async function subscriptionOf(deps: Deps, orgId: number) {
+  const [row] = await deps.db
+    .select({
+      status: organizations.subscription_status,
+      since: organizations.subscription_status_at,
+      customer: organizations.stripe_customer_id,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, orgId));
+  if (!row) throw new HttpError(404, organizationNotFound(orgId));
+  return {
+    status: row.status,
+    since: row.since?.toISOString() ?? null,
+    payment_failed: (paymentFailedStatuses as readonly (string | null)[]).includes(row.status),
+    can_manage: Boolean(deps.config.stripe && row.customer),
+  };
+}
+
+/** GET /api/organization/:id/invoices: the Stripe customer's invoices, newest first (none without one). */
+export async function invoicesOf(deps: Deps, orgId: number): Promise<{ invoices: InvoiceSummary[] }> {
+  const org = await organizationRow(deps, orgId);
+  const stripe = deps.config.stripe;
+  if (!stripe || !org.stripe_customer_id) return { invoices: [] };
+  try {
+    return { invoices: await listInvoices(stripe, org.stripe_customer_id) };
+  } catch (error) {
+    if (!(error instanceof StripeError)) throw error;
+    deps.logger.error(`billing: invoices of organization ${orgId} failed: ${error.message}`);
+    throw new HttpError(502, billingMessages.providerError);
   }
-  return { received: true };
 }

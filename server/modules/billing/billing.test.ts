@@ -1,20 +1,17 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../config.ts';
-import { organizations } from '../../db/schema.ts';
+import { auditEvents, organizations } from '../../db/schema.ts';
 import { demoOrganizationNames as names } from '../../db/seed.ts';
 import { call, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { signToken, verifyToken } from '../auth/tokens.ts';
-import { stripeSignatureHeader } from './stripe.ts';
+import { stripeApiVersion, stripeSignatureHeader } from './stripe.ts';
+import { type FakeStripe, startFakeStripe } from './stripe-fake.ts';
 
-/** A stand-in for api.stripe.com: records each request and answers what the test sets. */
-type StripeCall = { method: string; path: string; authorization: string; fields: Record<string, string> };
-const stripeCalls: StripeCall[] = [];
-let stripeAnswer: { status: number; body: unknown } = { status: 200, body: {} };
-let fakeStripe: Server;
+/** A Stripe-compatible server on loopback; the official library talks HTTP to it. */
+let fake: FakeStripe;
+const stripeCalls = () => fake.requests;
 
 const secretKey = 'sk_test_billingSecretKey123';
 const webhookSecret = 'whsec_test_billing_webhook_secret';
@@ -52,31 +49,14 @@ async function setBilling(t: TestContext, id: number, values: Partial<typeof org
 }
 
 beforeAll(async () => {
-  fakeStripe = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      stripeCalls.push({
-        method: req.method ?? '',
-        path: req.url ?? '',
-        authorization: req.headers.authorization ?? '',
-        fields: Object.fromEntries(new URLSearchParams(body)),
-      });
-      res.writeHead(stripeAnswer.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(stripeAnswer.body));
-    });
-  });
-  await new Promise<void>((resolve) => fakeStripe.listen(0, '127.0.0.1', resolve));
-  const { port } = fakeStripe.address() as AddressInfo;
-
+  fake = await startFakeStripe({ secretKey, meters: ['twofold_match_fee'] });
   plain = await createTestContext();
   withStripe = await createTestContext({
     config: {
       stripe: {
         secretKey,
-        apiBase: `http://127.0.0.1:${port}`,
+        api: { host: '127.0.0.1', port: fake.port, protocol: 'http' },
+        meterEventName: 'twofold_match_fee',
         webhookSecret,
         prices: { flat_20: 'price_flat20', elig_3: 'price_elig3' },
       },
@@ -95,11 +75,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await plain?.close();
   await withStripe?.close();
-  await new Promise((resolve) => fakeStripe?.close(resolve));
+  await fake?.close();
 });
 beforeEach(() => {
-  stripeCalls.length = 0;
-  stripeAnswer = { status: 200, body: {} };
+  fake.requests.length = 0;
 });
 
 /**
@@ -322,50 +301,41 @@ describe('GET /api/organization/{id}/subscribe/{plan} without a payment provider
 describe('with Stripe configured', () => {
   it('opens a subscription checkout with the plan price, the organization and the return addresses', async () => {
     await setBilling(withStripe, ids.maple, { plan: '', is_premium: 'false', stripe_customer_id: null });
-    stripeAnswer = {
-      status: 200,
-      body: { id: 'cs_test_1', url: 'https://checkout.stripe.test/c/cs_test_1' },
-    };
     const answer = await subscribe(withStripe, ids.maple, 'flat_20', stripeTokens.admin);
     expect(answer.status).toBe(303);
-    expect(answer.headers.get('location')).toBe('https://checkout.stripe.test/c/cs_test_1');
-    expect(stripeCalls).toEqual([
-      {
+    expect(answer.headers.get('location')).toMatch(new RegExp(`^${fake.url}/c/pay/cs_test_`));
+    expect(stripeCalls()).toEqual([
+      expect.objectContaining({
         method: 'POST',
         path: '/v1/checkout/sessions',
         authorization: `Bearer ${secretKey}`,
-        fields: {
+        stripeVersion: stripeApiVersion,
+        params: {
           mode: 'subscription',
-          'line_items[0][price]': 'price_flat20',
-          'line_items[0][quantity]': '1',
+          line_items: [{ price: 'price_flat20', quantity: '1' }],
           client_reference_id: String(ids.maple),
           customer_email: 'admin@twofold.test',
           success_url: 'http://portal.test/portal/billing?checkout=flat_20',
           cancel_url: 'http://portal.test/portal/billing?billing_error=checkout-cancelled',
-          'metadata[organization_id]': String(ids.maple),
-          'metadata[plan]': 'flat_20',
-          'subscription_data[metadata][organization_id]': String(ids.maple),
-          'subscription_data[metadata][plan]': 'flat_20',
+          metadata: { organization_id: String(ids.maple), plan: 'flat_20' },
+          subscription_data: { metadata: { organization_id: String(ids.maple), plan: 'flat_20' } },
         },
-      },
+      }),
     ]);
     // Nothing changes until Stripe confirms the payment.
     expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
   });
 
   it('bills a percentage plan on a metered price (no quantity) to the known customer', async () => {
-    await setBilling(withStripe, ids.maple, {
-      plan: '',
-      is_premium: 'false',
-      stripe_customer_id: 'cus_known',
-    });
-    stripeAnswer = { status: 200, body: { url: 'https://checkout.stripe.test/c/2' } };
+    const known = fake.createCustomer('admin@twofold.test');
+    await setBilling(withStripe, ids.maple, { plan: '', is_premium: 'false', stripe_customer_id: known });
     await subscribe(withStripe, ids.maple, 'elig_3', stripeTokens.admin);
-    const fields = stripeCalls[0]?.fields ?? {};
-    expect(fields['line_items[0][price]']).toBe('price_elig3');
-    expect(fields['line_items[0][quantity]']).toBeUndefined();
-    expect(fields.customer).toBe('cus_known');
-    expect(fields.customer_email).toBeUndefined();
+    const params = stripeCalls()[0]?.params as Record<string, unknown> & {
+      line_items: { quantity?: string }[];
+    };
+    expect(params.line_items).toEqual([{ price: 'price_elig3' }]);
+    expect(params.customer).toBe(known);
+    expect(params.customer_email).toBeUndefined();
   });
 
   it('explains a plan without a configured price, and a provider that fails, without calling it a success', async () => {
@@ -374,18 +344,17 @@ describe('with Stripe configured', () => {
     expect(unpriced.headers.get('location')).toBe(
       'http://portal.test/portal/billing?billing_error=plan-unavailable',
     );
-    expect(stripeCalls).toHaveLength(0);
+    expect(stripeCalls()).toHaveLength(0);
 
-    stripeAnswer = {
-      status: 401,
-      body: { error: { type: 'invalid_request_error', message: 'Invalid API Key' } },
-    };
+    // Stripe masks a wrong key in its error; one that echoed it whole must still not reach the log.
+    fake.failNext(401, `Invalid API Key provided: ${secretKey}`);
     const failing = await subscribe(withStripe, ids.maple, 'flat_20', stripeTokens.admin);
     expect(failing.headers.get('location')).toBe(
       'http://portal.test/portal/billing?billing_error=provider-error',
     );
     expect(withStripe.logger.lines.some((l) => l.includes('401 invalid_request_error'))).toBe(true);
     expect(withStripe.logger.lines.some((l) => l.includes(secretKey))).toBe(false);
+    expect(withStripe.logger.lines.some((l) => /sk_test_/.test(l))).toBe(false);
     expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
   });
 
@@ -401,24 +370,27 @@ describe('with Stripe configured', () => {
     );
     const same = await subscribe(withStripe, ids.maple, 'flat_20', stripeTokens.admin);
     expect(same.headers.get('location')).toBe('http://portal.test/portal/billing?subscribed=flat_20');
-    expect(stripeCalls).toHaveLength(0);
+    expect(stripeCalls()).toHaveLength(0);
     expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: 'flat_20', is_premium: 'true' });
   });
 
   it("opens the customer's billing portal, returning to /portal/billing", async () => {
-    await setBilling(withStripe, ids.maple, { stripe_customer_id: 'cus_portal' });
-    stripeAnswer = { status: 200, body: { url: 'https://billing.stripe.test/p/session' } };
+    const customer = fake.createCustomer();
+    await setBilling(withStripe, ids.maple, { stripe_customer_id: customer });
     const answer = await portal(withStripe, ids.maple, stripeTokens.admin);
     expect(answer.status).toBe(303);
-    expect(answer.headers.get('location')).toBe('https://billing.stripe.test/p/session');
-    expect(stripeCalls).toEqual([
-      {
+    expect(answer.headers.get('location')).toMatch(new RegExp(`^${fake.url}/p/session/bps_`));
+    expect(stripeCalls()).toEqual([
+      expect.objectContaining({
         method: 'POST',
         path: '/v1/billing_portal/sessions',
         authorization: `Bearer ${secretKey}`,
-        fields: { customer: 'cus_portal', return_url: 'http://portal.test/portal/billing' },
-      },
+        params: { customer, return_url: 'http://portal.test/portal/billing' },
+      }),
     ]);
+    // The portal page itself answers (what the browser is sent to).
+    const page = await fetch(answer.headers.get('location') ?? '');
+    expect(await page.text()).toContain('Return to Twofold');
   });
 
   it('explains that there is no subscription to manage before the first payment', async () => {
@@ -427,7 +399,7 @@ describe('with Stripe configured', () => {
     expect(answer.headers.get('location')).toBe(
       'http://portal.test/portal/billing?billing_error=no-customer',
     );
-    expect(stripeCalls).toHaveLength(0);
+    expect(stripeCalls()).toHaveLength(0);
   });
 });
 
@@ -451,18 +423,14 @@ describe('POST /api/billing/stripe/webhook', () => {
       paymentStatus = 'paid',
     } = {},
   ) =>
-    JSON.stringify({
-      id: 'evt_1',
-      type,
-      data: {
-        object: {
-          client_reference_id: String(orgId),
-          customer,
-          payment_status: paymentStatus,
-          metadata: { plan, organization_id: String(orgId) },
-        },
-      },
-    });
+    JSON.stringify(
+      fake.event(type, {
+        client_reference_id: String(orgId),
+        customer,
+        payment_status: paymentStatus,
+        metadata: { plan, organization_id: String(orgId) },
+      }),
+    );
   const completed = (orgId: number, plan = 'flat_20') => checkoutEvent(orgId, { plan });
   const signed = (payload: string) => send(payload, stripeSignatureHeader(webhookSecret, payload, now()));
   const unbilled = { plan: '', is_premium: 'false', stripe_customer_id: null, cancelled_at: null };
@@ -479,12 +447,13 @@ describe('POST /api/billing/stripe/webhook', () => {
     expect(failed.status).toBe(200);
     expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
     // A session without its payment status cannot be trusted to be paid.
-    const unknown = JSON.stringify({
-      type: 'checkout.session.completed',
-      data: {
-        object: { client_reference_id: String(ids.maple), customer: 'cus_x', metadata: { plan: 'flat_20' } },
-      },
-    });
+    const unknown = JSON.stringify(
+      fake.event('checkout.session.completed', {
+        client_reference_id: String(ids.maple),
+        customer: 'cus_x',
+        metadata: { plan: 'flat_20' },
+      }),
+    );
     expect((await signed(unknown)).status).toBe(400);
     expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: '', is_premium: 'false' });
   });
@@ -554,9 +523,10 @@ describe('POST /api/billing/stripe/webhook', () => {
   it('refuses a signed event it cannot read, and acknowledges events it does not act on', async () => {
     const garbled = '{"type":"checkout.session.completed","data":{}}';
     expect((await send(garbled, stripeSignatureHeader(webhookSecret, garbled, now()))).status).toBe(400);
-    const other = JSON.stringify({ type: 'invoice.paid', data: { object: {} } });
+    const other = JSON.stringify(fake.event('invoice.paid', {}));
     const answer = await send(other, stripeSignatureHeader(webhookSecret, other, now()));
     expect(answer.status).toBe(200);
+    expect(withStripe.logger.lines.some((l) => l.includes('(invoice.paid) acknowledged'))).toBe(true);
   });
 
   it('takes premium away when the subscription ends (a chapter falls back on its parent)', async () => {
@@ -571,10 +541,13 @@ describe('POST /api/billing/stripe/webhook', () => {
       stripe_customer_id: 'cus_chapter',
     });
     for (const customer of ['cus_end', 'cus_chapter']) {
-      const payload = JSON.stringify({
-        type: 'customer.subscription.deleted',
-        data: { object: { customer, cancellation_details: { reason: 'cancellation_requested' } } },
-      });
+      const payload = JSON.stringify(
+        fake.event('customer.subscription.deleted', {
+          customer,
+          status: 'canceled',
+          cancellation_details: { reason: 'cancellation_requested' },
+        }),
+      );
       expect((await send(payload, stripeSignatureHeader(webhookSecret, payload, now()))).status).toBe(200);
     }
     const maple = await billingOf(withStripe, ids.maple);
@@ -603,13 +576,20 @@ describe('payment provider settings', () => {
     });
     expect(config.stripe).toEqual({
       secretKey: 'rk_live_abc123',
-      apiBase: 'http://127.0.0.1:12111',
+      api: { host: '127.0.0.1', port: 12111, protocol: 'http' },
+      meterEventName: 'twofold_match_fee',
       webhookSecret: 'whsec_abcdefgh',
       prices: { flat_20: 'price_20', elig_5: 'price_e5' },
     });
-    expect(loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1' }).stripe?.apiBase).toBe(
-      'https://api.stripe.com',
-    );
+    expect(loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1' }).stripe?.api).toEqual({
+      host: 'api.stripe.com',
+      port: 443,
+      protocol: 'https',
+    });
+    expect(
+      loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_METER_EVENT: 'fees' }).stripe
+        ?.meterEventName,
+    ).toBe('fees');
   });
 
   it('stop the server on a malformed setting, naming it', () => {
@@ -619,5 +599,189 @@ describe('payment provider settings', () => {
     expect(() =>
       loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_FLAT_5: 'price 5' }),
     ).toThrow('Invalid environment variable STRIPE_PRICE_FLAT_5');
+    expect(() =>
+      loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_API_BASE: 'ftp://stripe.test' }),
+    ).toThrow('Invalid environment variable STRIPE_API_BASE');
+  });
+});
+
+describe('Stripe webhook events, each handled once (issue #27)', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  const post = (payload: string, signature?: string) =>
+    withStripe.app.request('/api/billing/stripe/webhook', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': signature ?? stripeSignatureHeader(webhookSecret, payload, now()),
+      },
+      body: payload,
+    });
+  const subscriptionOf = (org: number, session = stripeTokens.admin) =>
+    call(withStripe.app, 'GET', `/api/organization/${org}/subscription`, { token: session });
+  const auditKinds = async (org: number) =>
+    (
+      await withStripe.db
+        .select({ kind: auditEvents.kind })
+        .from(auditEvents)
+        .where(eq(auditEvents.organization_id, org))
+    ).map((r) => r.kind);
+
+  it('changes nothing when the same event comes again', async () => {
+    await setBilling(withStripe, ids.maple, { plan: '', is_premium: 'false', stripe_customer_id: null });
+    const payload = JSON.stringify(
+      fake.event('checkout.session.completed', {
+        client_reference_id: String(ids.maple),
+        customer: 'cus_once',
+        payment_status: 'paid',
+        metadata: { plan: 'flat_20' },
+      }),
+    );
+    expect((await post(payload)).status).toBe(200);
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({
+      plan: 'flat_20',
+      stripe_customer_id: 'cus_once',
+    });
+    const started = (await auditKinds(ids.maple)).filter((k) => k === 'billing.plan_started').length;
+    expect(started).toBeGreaterThan(0);
+    // Staff move the organization off the plan; Stripe delivers the same event again (a retry, or
+    // a replay within the signature's five minutes, freshly signed): it is acknowledged, not applied.
+    await setBilling(withStripe, ids.maple, { plan: 'flat_0', stripe_customer_id: null });
+    const again = await post(payload);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ received: true });
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({
+      plan: 'flat_0',
+      stripe_customer_id: null,
+    });
+    expect((await auditKinds(ids.maple)).filter((k) => k === 'billing.plan_started')).toHaveLength(started);
+    expect(withStripe.logger.lines.some((l) => l.includes('already handled; nothing changed'))).toBe(true);
+  });
+
+  it('refuses a forged event and a replayed old one, changing nothing', async () => {
+    await setBilling(withStripe, ids.maple, { plan: '', is_premium: 'false', stripe_customer_id: null });
+    const payload = JSON.stringify(
+      fake.event('checkout.session.completed', {
+        client_reference_id: String(ids.maple),
+        customer: 'cus_forged',
+        payment_status: 'paid',
+        metadata: { plan: 'flat_200' },
+      }),
+    );
+    const forged = await post(payload, stripeSignatureHeader('whsec_attacker_secret', payload, now()));
+    expect(forged.status).toBe(400);
+    const replayed = await post(payload, stripeSignatureHeader(webhookSecret, payload, now() - 10 * 60));
+    expect(replayed.status).toBe(400);
+    expect(await replayed.json()).toEqual({ message: 'Invalid Stripe signature' });
+    expect(await billingOf(withStripe, ids.maple)).toMatchObject({ plan: '', stripe_customer_id: null });
+  });
+
+  it('shows a past_due subscription to admins (with the portal), not to readers, until it is paid', async () => {
+    await setBilling(withStripe, ids.hope, {
+      plan: 'elig_5',
+      is_premium: 'true',
+      stripe_customer_id: 'cus_late',
+    });
+    const pastDue = fake.event('customer.subscription.updated', { customer: 'cus_late', status: 'past_due' });
+    expect((await post(JSON.stringify(pastDue))).status).toBe(200);
+    const seen = await subscriptionOf(ids.hope);
+    expect(seen.status).toBe(200);
+    expect(seen.json).toEqual({
+      status: 'past_due',
+      since: new Date(pastDue.created * 1000).toISOString(),
+      payment_failed: true,
+      can_manage: true,
+    });
+    expect((await subscriptionOf(ids.hope, stripeTokens.reader)).status).toBe(403);
+    expect(await auditKinds(ids.hope)).toContain('billing.payment_status');
+    // An older event arriving late (Stripe does not promise order) does not undo the newer status.
+    const older = {
+      ...fake.event('customer.subscription.updated', { customer: 'cus_late', status: 'active' }),
+    };
+    older.created = pastDue.created - 60;
+    await post(JSON.stringify(older));
+    expect((await subscriptionOf(ids.hope)).json).toMatchObject({ status: 'past_due', payment_failed: true });
+    // Stripe gives up retrying: unpaid, still shown; then the card is fixed and it is paid.
+    const unpaid = fake.event('customer.subscription.updated', { customer: 'cus_late', status: 'unpaid' });
+    unpaid.created = pastDue.created + 60;
+    await post(JSON.stringify(unpaid));
+    expect((await subscriptionOf(ids.hope)).json).toMatchObject({ status: 'unpaid', payment_failed: true });
+    const active = fake.event('customer.subscription.updated', { customer: 'cus_late', status: 'active' });
+    active.created = pastDue.created + 120;
+    await post(JSON.stringify(active));
+    expect((await subscriptionOf(ids.hope)).json).toMatchObject({ status: 'active', payment_failed: false });
+    // Nothing about the plan changed throughout: a failed payment never takes data or the plan away.
+    expect(await billingOf(withStripe, ids.hope)).toMatchObject({ plan: 'elig_5', is_premium: 'true' });
+  });
+
+  it('refuses an event it cannot read without recording it, so Stripe can send it again', async () => {
+    const unreadable = fake.event('customer.subscription.updated', { status: 'past_due' });
+    expect((await post(JSON.stringify(unreadable))).status).toBe(400);
+    await setBilling(withStripe, ids.hope, {
+      plan: 'elig_5',
+      is_premium: 'true',
+      stripe_customer_id: 'cus_fixed',
+      subscription_status: null,
+      subscription_status_at: null,
+    });
+    const fixed = { ...unreadable, data: { object: { customer: 'cus_fixed', status: 'past_due' } } };
+    expect((await post(JSON.stringify(fixed))).status).toBe(200);
+    expect((await subscriptionOf(ids.hope)).json).toMatchObject({ status: 'past_due' });
+  });
+});
+
+describe("GET /api/organization/{id}/invoices: the Stripe customer's invoices", () => {
+  const invoices = (t: TestContext, org: number, session = stripeTokens.admin) =>
+    call(t.app, 'GET', `/api/organization/${org}/invoices`, { token: session });
+
+  it('lists them newest first with date, amount, status and the hosted invoice link', async () => {
+    const customer = fake.createCustomer('billing@maple.test');
+    await setBilling(withStripe, ids.maple, {
+      plan: 'elig_5',
+      is_premium: 'true',
+      stripe_customer_id: customer,
+    });
+    const older = fake.addInvoice(customer, {
+      created: 1_780_000_000,
+      total: 1250,
+      amount_due: 1250,
+      status: 'paid',
+    });
+    const newer = fake.addInvoice(customer, {
+      created: 1_782_000_000,
+      total: 900,
+      amount_due: 900,
+      status: 'open',
+    });
+    fake.addInvoice(fake.createCustomer(), { total: 5 }); // someone else's
+    const answer = await invoices(withStripe, ids.maple);
+    expect(answer.status).toBe(200);
+    expect(answer.json.invoices).toEqual([
+      {
+        id: newer.id,
+        number: newer.number,
+        created: new Date(1_782_000_000 * 1000).toISOString(),
+        currency: 'usd',
+        total: 900,
+        amount_due: 900,
+        status: 'open',
+        hosted_invoice_url: newer.hosted_invoice_url,
+      },
+      expect.objectContaining({ id: older.id, status: 'paid', total: 1250 }),
+    ]);
+    expect(stripeCalls()).toEqual([
+      expect.objectContaining({ method: 'GET', path: '/v1/invoices', params: { customer, limit: '24' } }),
+    ]);
+  });
+
+  it('has none before the first checkout or without Stripe; refuses readers; explains Stripe failing', async () => {
+    await setBilling(withStripe, ids.maple, { stripe_customer_id: null });
+    expect((await invoices(withStripe, ids.maple)).json).toEqual({ invoices: [] });
+    expect((await invoices(plain, ids.maple, tokens.admin)).json).toEqual({ invoices: [] });
+    expect((await invoices(withStripe, ids.hope, stripeTokens.reader)).status).toBe(403);
+    await setBilling(withStripe, ids.maple, { stripe_customer_id: fake.createCustomer() });
+    fake.failNext(500, 'Stripe is having a bad day', { path: /invoices/, times: 3 });
+    const failing = await invoices(withStripe, ids.maple);
+    expect(failing.status).toBe(502);
+    expect(failing.json).toEqual({ message: 'Stripe did not answer. Please try again in a few minutes.' });
   });
 });

@@ -18,14 +18,15 @@
  * Submitted is the moment the request goes to the company: what a nonprofit pays a share for.
  * Flat plans and the free plan bill nothing per match, so their matches stay ineligible and keep
  * No Charge. The payer is the organization itself, or its parent when a chapter's billing is the
- * parent's (is_premium 'parent'). Bills are kept here; reporting them to a payment provider as
- * metered usage is not wired (see README, Billing).
+ * parent's (is_premium 'parent'). Each match put on a bill, and each taken off again, is reported
+ * to Stripe as usage in the same transaction (usage.ts, issue #27).
  */
 import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { type Bill, perMatchRates } from '../../../src/contract/billing.ts';
 import { chargeableStatuses } from '../../../src/contract/statuses.ts';
 import type { Db, Queryable, Tx } from '../../db/client.ts';
 import { bills, donations, organizations } from '../../db/schema.ts';
+import { reportCharges, reportCorrections } from './usage.ts';
 
 export const billMessages = {
   noChargeBilled: 'A match already on a bill cannot be marked No Charge; refund it instead.',
@@ -95,9 +96,10 @@ function byOrganization(rows: BilledRow[]): Map<number, BilledRow[]> {
 export async function countSubmitted(tx: Tx, rows: BilledRow[], now: Date): Promise<void> {
   for (const [organizationId, matches] of byOrganization(rows)) {
     const payer = await payerOf(tx, organizationId);
-    if (perMatchRates[payer.plan] === undefined) continue;
+    const rate = perMatchRates[payer.plan];
+    if (rate === undefined) continue;
     const billId = await openBill(tx, payer.id, payer.plan, now);
-    await tx
+    const counted = await tx
       .update(donations)
       .set({ eligible_bill_id: billId })
       .where(
@@ -110,7 +112,9 @@ export async function countSubmitted(tx: Tx, rows: BilledRow[], now: Date): Prom
           isNull(donations.processed_bill_id),
           isNull(donations.refunded_bill_id),
         ),
-      );
+      )
+      .returning({ id: donations.id, matched_cents: donations.matched_cents });
+    await reportCharges(tx, payer.id, billId, rate, counted);
   }
 }
 
@@ -132,10 +136,16 @@ export async function releaseIfUnchargeable(
   const onOpenBill =
     match.eligible_bill_id !== null && match.processed_bill_id === null && match.refunded_bill_id === null;
   if (!onOpenBill || (chargeableStatuses as readonly number[]).includes(statusId)) return;
-  await tx
+  const released = await tx
     .update(donations)
     .set({ eligible_bill_id: null })
-    .where(and(eq(donations.id, match.id), isNull(donations.processed_bill_id)));
+    .where(and(eq(donations.id, match.id), isNull(donations.processed_bill_id)))
+    .returning({ id: donations.id });
+  await reportCorrections(
+    tx,
+    released.map((r) => r.id),
+    'release',
+  );
 }
 
 /**
@@ -159,15 +169,9 @@ export async function creditRefunds(tx: Tx, rows: BilledRow[], now: Date): Promi
       plan = billed?.plan ?? plan;
     }
     const billId = await openBill(tx, payer.id, plan, now);
-    await tx
-      .update(donations)
-      .set({ refunded_bill_id: billId })
-      .where(
-        inArray(
-          donations.id,
-          matches.map((m) => m.id),
-        ),
-      );
+    const ids = matches.map((m) => m.id);
+    await tx.update(donations).set({ refunded_bill_id: billId }).where(inArray(donations.id, ids));
+    await reportCorrections(tx, ids, 'refund', billId);
   }
 }
 
@@ -247,6 +251,12 @@ export async function billsOf(db: Queryable, organizationId: number): Promise<Bi
       matched_cents: sql<string>`(select coalesce(sum(d.matched_cents), 0)::bigint from donations d where d.eligible_bill_id = bills.id)`,
       refunds: sql<number>`(select count(*)::int from donations d where d.refunded_bill_id = bills.id)`,
       refunded_cents: sql<string>`(select coalesce(sum(d.matched_cents), 0)::bigint from donations d where d.refunded_bill_id = bills.id)`,
+      reported: sql<number>`(select count(*)::int from stripe_usage_reports r where r.bill_id = bills.id and r.status = 'reported')`,
+      pending: sql<number>`(select count(*)::int from stripe_usage_reports r where r.bill_id = bills.id and r.status = 'pending')`,
+      failed: sql<number>`(select count(*)::int from stripe_usage_reports r where r.bill_id = bills.id and r.status = 'failed')`,
+      last_error: sql<
+        string | null
+      >`(select r.last_error from stripe_usage_reports r where r.bill_id = bills.id and r.status <> 'reported' and r.last_error is not null order by r.id desc limit 1)`,
     })
     .from(bills)
     .where(eq(bills.organization_id, organizationId))
@@ -267,6 +277,7 @@ export async function billsOf(db: Queryable, organizationId: number): Promise<Bi
       refunds: r.refunds,
       refunded: refunded / 100,
       amount: Math.round(rate * (matched - refunded)) / 100,
+      usage: { reported: r.reported, pending: r.pending, failed: r.failed, last_error: r.last_error },
     };
   });
 }

@@ -1,54 +1,88 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import Stripe from 'stripe';
 import type { StripeConfig } from '../../config.ts';
 
 /**
- * The few Stripe calls Twofold makes, through Stripe's REST API with fetch (form-encoded bodies,
- * the secret key as bearer). The secret key is never logged: errors carry Stripe's status and
- * error type only.
+ * Twofold's Stripe calls, through Stripe's official library (retries with idempotency keys, the
+ * API version, types, webhook signatures). The secret key never reaches a log or an error: every
+ * failure is rethrown as a StripeError whose message is Stripe's, with any key in it removed.
  */
 
-/** Stripe did not answer, or answered with an error. */
+/**
+ * The one Stripe API version Twofold speaks, pinned: a Stripe account upgrade or a library update
+ * does not change what the requests and events look like. It is the version the pinned library
+ * (stripe 23.1.0) is typed against; moving it is a deliberate change with that library.
+ */
+export const stripeApiVersion = '2026-10-28.endive' as const;
+
+/** Stripe did not answer, or answered with an error. The message never carries a key. */
 export class StripeError extends Error {
   override name = 'StripeError';
+  constructor(
+    message: string,
+    /** Stripe's HTTP status, when it answered. */
+    readonly status: number | undefined,
+    /** Stripe's error type (invalid_request_error, api_error, ...), or 'connection_error'. */
+    readonly type: string,
+  ) {
+    super(message);
+  }
 }
 
-/** Stripe answers slowly at worst in seconds; a person is waiting on the redirect. */
-const timeoutMs = 15_000;
+/** Removes the key itself and anything shaped like a Stripe secret or restricted key. */
+export function redactKeys(text: string, secretKey?: string): string {
+  let out = secretKey ? text.split(secretKey).join('[redacted]') : text;
+  out = out.replace(/\b(sk|rk)_(test|live)_[A-Za-z0-9*]+/g, '[redacted]');
+  return out;
+}
 
-async function post(stripe: StripeConfig, path: string, fields: Record<string, string>): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetch(`${stripe.apiBase}${path}`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${stripe.secretKey}`,
-        'Content-Type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams(fields).toString(),
-      signal: AbortSignal.timeout(timeoutMs),
+const clients = new WeakMap<StripeConfig, Stripe>();
+
+/** The client for this configuration (one per configuration: it keeps its connections). */
+export function stripeClient(config: StripeConfig): Stripe {
+  let client = clients.get(config);
+  if (!client) {
+    client = new Stripe(config.secretKey, {
+      apiVersion: stripeApiVersion,
+      host: config.api.host,
+      port: config.api.port,
+      protocol: config.api.protocol,
+      // A person may be waiting on a redirect; the library retries twice with backoff and the
+      // same idempotency key.
+      maxNetworkRetries: 2,
+      timeout: 15_000,
+      telemetry: false,
     });
-  } catch (error) {
-    throw new StripeError(`POST ${path}: no answer (${error instanceof Error ? error.name : 'error'})`);
+    clients.set(config, client);
   }
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new StripeError(`POST ${path}: ${response.status}, not JSON`);
-  }
-  if (!response.ok) {
-    const type = (body as { error?: { type?: unknown } } | null)?.error?.type;
-    throw new StripeError(`POST ${path}: ${response.status} ${typeof type === 'string' ? type : ''}`.trim());
-  }
-  return body;
+  return client;
 }
 
-/** The `url` of a session Stripe created: where the browser goes next. */
-function sessionUrl(path: string, body: unknown): string {
-  const url = (body as { url?: unknown } | null)?.url;
+/** Runs one Stripe call; its failure becomes a StripeError named for `what`, with no key in it. */
+export async function stripeCall<T>(config: StripeConfig, what: string, call: (s: Stripe) => Promise<T>) {
+  try {
+    return await call(stripeClient(config));
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeError) {
+      const status = error.statusCode;
+      const type =
+        error.type === 'StripeConnectionError' ? 'connection_error' : (error.rawType ?? error.type);
+      throw new StripeError(
+        redactKeys(`${what}: ${status ?? 'no answer'} ${type}: ${error.message}`, config.secretKey),
+        status,
+        type,
+      );
+    }
+    throw new StripeError(
+      redactKeys(`${what}: ${error instanceof Error ? error.message : String(error)}`, config.secretKey),
+      undefined,
+      'connection_error',
+    );
+  }
+}
+
+function sessionUrl(what: string, url: string | null | undefined): string {
   if (typeof url !== 'string' || !/^https?:\/\//.test(url))
-    throw new StripeError(`POST ${path}: no session url`);
+    throw new StripeError(`${what}: no session url`, undefined, 'invalid_response');
   return url;
 }
 
@@ -65,68 +99,105 @@ type CheckoutRequest = {
   cancelUrl: string;
 };
 
-/** POST /v1/checkout/sessions (mode subscription): returns the checkout page's URL. */
-export async function createCheckoutSession(stripe: StripeConfig, request: CheckoutRequest): Promise<string> {
+/** A subscription Checkout Session: returns the checkout page's URL. */
+export async function createCheckoutSession(config: StripeConfig, request: CheckoutRequest): Promise<string> {
   const organizationId = String(request.organizationId);
-  const fields: Record<string, string> = {
-    mode: 'subscription',
-    'line_items[0][price]': request.price,
-    client_reference_id: organizationId,
-    success_url: request.successUrl,
-    cancel_url: request.cancelUrl,
-    'metadata[organization_id]': organizationId,
-    'metadata[plan]': request.plan,
-    // The subscription carries them too, so its later events name the organization and plan.
-    'subscription_data[metadata][organization_id]': organizationId,
-    'subscription_data[metadata][plan]': request.plan,
-  };
-  if (!request.metered) fields['line_items[0][quantity]'] = '1';
-  if (request.customer) fields.customer = request.customer;
-  else fields.customer_email = request.email;
-  const path = '/v1/checkout/sessions';
-  return sessionUrl(path, await post(stripe, path, fields));
+  const metadata = { organization_id: organizationId, plan: request.plan };
+  const what = 'checkout session';
+  const session = await stripeCall(config, what, (s) =>
+    s.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: request.price, ...(request.metered ? {} : { quantity: 1 }) }],
+      client_reference_id: organizationId,
+      success_url: request.successUrl,
+      cancel_url: request.cancelUrl,
+      metadata,
+      // The subscription carries them too, so its later events name the organization and plan.
+      subscription_data: { metadata },
+      ...(request.customer ? { customer: request.customer } : { customer_email: request.email }),
+    }),
+  );
+  return sessionUrl(what, session.url);
 }
 
-/** POST /v1/billing_portal/sessions: returns the customer portal's URL. */
-export async function createPortalSession(
-  stripe: StripeConfig,
-  customer: string,
-  returnUrl: string,
-): Promise<string> {
-  const path = '/v1/billing_portal/sessions';
-  return sessionUrl(path, await post(stripe, path, { customer, return_url: returnUrl }));
+/** The customer portal (payment methods, invoices, cancellation): returns its URL. */
+export async function createPortalSession(config: StripeConfig, customer: string, returnUrl: string) {
+  const what = 'billing portal session';
+  const session = await stripeCall(config, what, (s) =>
+    s.billingPortal.sessions.create({ customer, return_url: returnUrl }),
+  );
+  return sessionUrl(what, session.url);
 }
 
-/** Stripe's default: events signed more than five minutes ago are refused (replays). */
-const signatureToleranceSeconds = 5 * 60;
+/** Stripe refuses a second meter event with an identifier it has seen (within at least 24 hours). */
+export const duplicateMeterEvent = /an event already exists with identifier/i;
 
 /**
- * Checks a Stripe-Signature header (`t=<unix seconds>,v1=<hex>[,v1=<hex>]`): some v1 must be the
- * HMAC-SHA256 of `${t}.${payload}` with the endpoint's secret, compared in constant time, and t
- * within the tolerance of now.
+ * One billing meter event: `value` (whole cents, negative to correct earlier usage) for the
+ * customer, under `identifier`, which Stripe keeps unique. The identifier doubles as the request's
+ * idempotency key, so a retry of a request whose answer was lost gets the first answer back.
  */
-export function verifyStripeSignature(
-  secret: string,
-  header: string | undefined,
-  payload: string,
-  nowSeconds = Math.floor(Date.now() / 1000),
-): boolean {
-  if (!header) return false;
-  let timestamp: number | undefined;
-  const signatures: string[] = [];
-  for (const part of header.split(',')) {
-    const [key, value] = part.split('=', 2).map((s) => s.trim());
-    if (key === 't' && value && /^\d{1,12}$/.test(value)) timestamp = Number(value);
-    else if (key === 'v1' && value && /^[0-9a-f]{64}$/i.test(value)) signatures.push(value.toLowerCase());
-  }
-  if (timestamp === undefined || signatures.length === 0) return false;
-  if (Math.abs(nowSeconds - timestamp) > signatureToleranceSeconds) return false;
-  const expected = Buffer.from(createHmac('sha256', secret).update(`${timestamp}.${payload}`).digest('hex'));
-  return signatures.some((s) => timingSafeEqual(Buffer.from(s), expected));
+export async function sendMeterEvent(
+  config: StripeConfig,
+  event: { identifier: string; customer: string; value: number },
+): Promise<void> {
+  await stripeCall(config, 'meter event', (s) =>
+    s.billing.meterEvents.create(
+      {
+        event_name: config.meterEventName,
+        identifier: event.identifier,
+        payload: { stripe_customer_id: event.customer, value: String(event.value) },
+      },
+      { idempotencyKey: `meter-event-${event.identifier}` },
+    ),
+  );
 }
 
-/** Signs a payload as Stripe does (for tests and local tooling that send events). */
-export function stripeSignatureHeader(secret: string, payload: string, timestamp: number): string {
-  const signature = createHmac('sha256', secret).update(`${timestamp}.${payload}`).digest('hex');
-  return `t=${timestamp},v1=${signature}`;
+/** An invoice as the billing page lists it. */
+export type InvoiceSummary = {
+  id: string;
+  number: string | null;
+  created: string;
+  currency: string;
+  /** In the currency's minor unit (cents). */
+  total: number;
+  amount_due: number;
+  status: string;
+  hosted_invoice_url: string | null;
+};
+
+/** The customer's latest invoices, newest first. */
+export async function listInvoices(
+  config: StripeConfig,
+  customer: string,
+  limit = 24,
+): Promise<InvoiceSummary[]> {
+  const page = await stripeCall(config, 'invoices', (s) => s.invoices.list({ customer, limit }));
+  return page.data.map((i) => ({
+    id: i.id ?? '',
+    number: i.number ?? null,
+    created: new Date(i.created * 1000).toISOString(),
+    currency: i.currency,
+    total: i.total,
+    amount_due: i.amount_due,
+    status: i.status ?? 'draft',
+    hosted_invoice_url: i.hosted_invoice_url ?? null,
+  }));
+}
+
+/**
+ * A webhook event, its signature and its timestamp checked by the library (Stripe's default
+ * tolerance, five minutes: an older signature is a replay). Throws when either fails.
+ */
+export function verifiedEvent(secret: string, payload: string, signature: string | undefined): Stripe.Event {
+  return Stripe.webhooks.constructEvent(payload, signature ?? '', secret);
+}
+
+/** Signs a payload as Stripe does (tests, and local tooling that sends events). */
+export function stripeSignatureHeader(secret: string, payload: string, timestamp?: number): string {
+  return Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret,
+    ...(timestamp === undefined ? {} : { timestamp }),
+  });
 }

@@ -17,9 +17,13 @@ export const billingTexts = {
   stripeSetupLink: 'Set up card payments for your own donation pages',
   billsTitle: 'Monthly bills',
   billsExplained:
-    'A match request counts on the bill for the month staff mark it Submitted, at your plan’s share of its estimated match. A refund is credited on the month it is made. Each bill is issued when its month ends.',
+    'A match request counts on the bill for the month staff mark it Submitted, at your plan’s share of its estimated match, and is reported to Stripe at once; Stripe charges it on your next invoice. A refund is credited on the month it is made. Each bill is issued when its month ends.',
   billsLoading: 'Loading bills...',
   noBills: 'No bills yet: a bill opens with the first match request marked Submitted.',
+  invoicesTitle: 'Invoices',
+  invoicesLoading: 'Loading invoices...',
+  noInvoices: 'No invoices yet: Stripe sends the first one at the end of your first billing period.',
+  paymentMethods: 'Manage payment methods',
 } as const;
 
 /** What a return from subscribe or the billing portal tells the user (the server's query parameters). */

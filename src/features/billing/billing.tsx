@@ -1,12 +1,21 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { format } from 'date-fns';
 import { useEffect, useId, useRef, useState } from 'react';
-import { billingPortalHref, billingPortalUrl, listBills, subscribeUrl } from '../../api/billing.ts';
+import {
+  billingPortalHref,
+  billingPortalUrl,
+  listBills,
+  listInvoices,
+  subscribeUrl,
+} from '../../api/billing.ts';
 import { errorMessage } from '../../api/client.ts';
 import {
   type Bill,
+  billUsageState,
   currentPlan,
   defaultPlan,
+  type Invoice,
+  invoiceStatusLabels,
   type Plan,
   perMatchRates,
   planById,
@@ -18,13 +27,14 @@ import { currentLevel, startOrganization } from '../../state/organization.ts';
 import { initSession } from '../../state/session.ts';
 import { toast } from '../../state/toasts.ts';
 import { authToken } from '../../state/token.ts';
-import { Badge } from '../../ui/badge.tsx';
+import { Badge, type BadgeVariant } from '../../ui/badge.tsx';
 import { Button } from '../../ui/button.tsx';
 import { OrganizationPage } from '../../ui/organization-page.tsx';
 import { Skeleton } from '../../ui/skeleton.tsx';
 import { StatusBadge } from '../../ui/status-badge.tsx';
 import { stripQueryParams } from '../common.ts';
 import { type BillingNotice, billingNotice, billingTexts, noticeParams } from './billing.ts';
+import { PaymentFailed } from './payment-failed.tsx';
 import { StripeSetup } from './stripe-setup.tsx';
 
 export interface BillingProps {
@@ -89,6 +99,7 @@ function Plans({ organization, isAdmin }: { organization: Organization; isAdmin:
           {notice.text}
         </p>
       ) : null}
+      {isAdmin ? <PaymentFailed organizationId={organization.id} /> : null}
       <p className="muted">{billingTexts.noMoney}</p>
       <CurrentPlanSummary organization={organization} current={current} />
       {organization.is_premium === 'parent' ? (
@@ -100,6 +111,9 @@ function Plans({ organization, isAdmin }: { organization: Organization; isAdmin:
         </p>
       )}
       <Bills organization={organization} />
+      {isAdmin ? (
+        <Invoices organizationId={organization.id} onManage={() => open(billingPortalUrl(organization.id))} />
+      ) : null}
       <ul className="billing__plans" aria-label="Plans">
         {plans.map((plan) => {
           const isCurrent = current?.id === plan.id;
@@ -252,6 +266,7 @@ function Bills({ organization }: { organization: Organization }) {
                   Amount
                 </th>
                 <th scope="col">State</th>
+                <th scope="col">Stripe</th>
               </tr>
             </thead>
             <tbody>
@@ -266,8 +281,136 @@ function Bills({ organization }: { organization: Organization }) {
                     {bill.refunds} ({dollars.format(bill.refunded)})
                   </td>
                   <td className="billing__numeric">{dollars.format(bill.amount)}</td>
-                  <td>
+                  <td data-label="State">
                     <StatusBadge bill={bill.issued_at ? 'issued' : 'open'} />
+                  </td>
+                  <td data-label="Stripe">
+                    <UsageState bill={bill} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </section>
+  );
+}
+
+/**
+ * Whether Stripe has a bill's usage (issue #27): every match on it (and every refund credited on
+ * it) is a meter event. A plain Badge, not StatusBadge: StatusBadge ships in the portal's first
+ * load, and these states are the billing page's alone.
+ */
+const usageStates: Record<ReturnType<typeof billUsageState>, { label: string; variant: BadgeVariant }> = {
+  none: { label: 'Not reported', variant: 'neutral' },
+  reported: { label: 'Reported', variant: 'success' },
+  pending: { label: 'Pending', variant: 'info' },
+  failed: { label: 'Failed', variant: 'danger' },
+};
+
+function UsageState({ bill }: { bill: Bill }) {
+  const state = billUsageState(bill);
+  const { reported, pending, failed, last_error } = bill.usage;
+  const total = reported + pending + failed;
+  return (
+    <div className="billing__usage">
+      <Badge variant={usageStates[state].variant}>{usageStates[state].label}</Badge>
+      {total > 0 ? (
+        <span className="billing__usage-count">
+          {reported} of {total} reported
+        </span>
+      ) : null}
+      {state !== 'reported' && last_error ? <span className="billing__usage-error">{last_error}</span> : null}
+    </div>
+  );
+}
+
+const money = (cents: number, currency: string) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+
+/** The organization's Stripe invoices, and the way to Stripe's portal for payment methods (admins). */
+function Invoices({ organizationId, onManage }: { organizationId: number; onManage: () => void }) {
+  const [invoices, setInvoices] = useState<Invoice[] | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    let current = true;
+    setInvoices(null);
+    setFailure(null);
+    listInvoices(organizationId)
+      .then((answer) => current && setInvoices(answer.invoices))
+      .catch((error: unknown) => current && setFailure(errorMessage(error)));
+    return () => {
+      current = false;
+    };
+  }, [organizationId]);
+
+  return (
+    <section className="billing__invoices" aria-labelledby={titleId} part="invoices">
+      <div className="billing__invoices-header">
+        <h2 id={titleId} className="billing__bills-title">
+          {billingTexts.invoicesTitle}
+        </h2>
+        <Button variant="secondary" onClick={onManage} part="payment-methods-button">
+          {billingTexts.paymentMethods}
+        </Button>
+      </div>
+      {failure !== null ? (
+        <p role="alert" className="billing__notice billing__notice--error">
+          {failure}
+        </p>
+      ) : invoices === null ? (
+        <Skeleton label={billingTexts.invoicesLoading} lines={2} />
+      ) : invoices.length === 0 ? (
+        <p className="muted">{billingTexts.noInvoices}</p>
+      ) : (
+        // Scrolls sideways on a phone, like the bills (a focusable scroll region for the keyboard).
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: see above
+        <section className="table-scroll" aria-label="Invoices by date" tabIndex={0}>
+          <table className="billing__bills-table billing__invoices-table">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Invoice</th>
+                <th scope="col" className="billing__numeric">
+                  Amount
+                </th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Link</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {invoices.map((invoice) => (
+                <tr key={invoice.id}>
+                  <td data-label="Date">{format(new Date(invoice.created), 'MMMM d, yyyy')}</td>
+                  <td data-label="Invoice">{invoice.number ?? invoice.id}</td>
+                  <td data-label="Amount" className="billing__numeric">
+                    {money(invoice.total, invoice.currency)}
+                  </td>
+                  <td data-label="Status">
+                    <Badge
+                      variant={
+                        invoice.status === 'paid'
+                          ? 'success'
+                          : invoice.status === 'open'
+                            ? 'warning'
+                            : 'neutral'
+                      }
+                    >
+                      {invoiceStatusLabels[invoice.status] ?? invoice.status}
+                    </Badge>
+                  </td>
+                  <td data-label="Link">
+                    {invoice.hosted_invoice_url ? (
+                      <a href={invoice.hosted_invoice_url} target="_blank" rel="noopener noreferrer">
+                        View invoice {invoice.number ?? ''}
+                        <span className="visually-hidden"> (opens in a new tab)</span>
+                      </a>
+                    ) : null}
                   </td>
                 </tr>
               ))}

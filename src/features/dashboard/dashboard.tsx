@@ -11,6 +11,7 @@ import { EmployersFound } from './employers-found.tsx';
 import { FeatureRequests } from './feature-requests.tsx';
 import { Insights } from './insights.tsx';
 import { MatchingOverview } from './matching-overview.tsx';
+import { PaymentNotice } from './payment-notice.tsx';
 import { UnseenSummary } from './unseen-summary.tsx';
 
 /**
@@ -37,6 +38,7 @@ export function Dashboard() {
     >
       {(organization) => (
         <>
+          {can(level, 'billing.manage') ? <PaymentNotice organizationId={organization.id} /> : null}
           <SetupCard organization={organization} loading={false} level={level} />
           <WelcomeCard organization={organization} />
           <Overview organizationId={organization.id} employers={can(level, 'donations.view')} />
