@@ -1518,7 +1518,10 @@ export const webauthnChallenges = pgTable(
   (t) => [
     uniqueIndex('webauthn_challenges_hash_unique').on(t.challenge_hash),
     check('webauthn_challenges_purpose_values', sql`${t.purpose} in ('register', 'authenticate')`),
-    check('webauthn_challenges_register_user', sql`${t.user_id} is not null or ${t.purpose} = 'authenticate'`),
+    check(
+      'webauthn_challenges_register_user',
+      sql`${t.user_id} is not null or ${t.purpose} = 'authenticate'`,
+    ),
   ],
 );
 
