@@ -62,6 +62,8 @@ export default defineConfig({
         DATABASE_URL: '',
         // tests/e2e/integrations.spec.ts: webhooks deliver to a receiver on this machine.
         WEBHOOK_ALLOW_PRIVATE: 'true',
+        // tests/e2e/passkeys-sso.spec.ts: the OpenID provider runs on this machine, over http.
+        SSO_ALLOW_PRIVATE: 'true',
       },
     },
     // The embed kit's foreign page (demo/embed) on another origin: 127.0.0.1, E2E_PORT + 1000.
