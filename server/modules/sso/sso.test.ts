@@ -2,10 +2,11 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ssoErrors, ssoMessages } from '../../../src/contract/sso.ts';
 import { auditEvents, permissions, ssoConnections, users } from '../../db/schema.ts';
-import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
+import { call, demoOrganizationIds, lastMailTo, linkIn, signIn } from '../../test-helpers.ts';
 import { signInAtProvider, startTestOidcProvider, type TestOidcProvider } from '../../test-oidc-provider.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { hashPassword } from '../auth/passwords.ts';
+import { SoftwareAuthenticator } from '../passkeys/software-authenticator.ts';
 import { ssoCookie } from './sso.service.ts';
 
 let t: TestContext;
@@ -281,14 +282,35 @@ describe('signing in through the provider', () => {
     await t.db
       .insert(users)
       .values({ email: 'ivy@hope.test', password_hash: await hashPassword('ivy-password') });
-    expect(
-      (
-        await call(t.app, 'POST', '/api/auth/login', {
-          body: { email: 'ivy@hope.test', password: 'ivy-password' },
-        })
-      ).status,
-    ).toBe(200);
+    const before = await call(t.app, 'POST', '/api/auth/login', {
+      body: { email: 'ivy@hope.test', password: 'ivy-password' },
+    });
+    expect(before.status).toBe(200);
+    // Ivy holds a passkey and a magic link from before the requirement.
+    const authenticator = new SoftwareAuthenticator('http://portal.test');
+    const token = before.json.access_token;
+    const options = await call(t.app, 'POST', '/api/account/passkeys/options', { token });
+    const added = await call(t.app, 'POST', '/api/account/passkeys', {
+      token,
+      body: { credential: authenticator.register(options.json) },
+    });
+    expect(added.status).toBe(201);
+    expect((await call(t.app, 'POST', '/api/auth/otp', { body: { email: 'ivy@hope.test' } })).status).toBe(
+      200,
+    );
+    const link = await lastMailTo(t.db, 'ivy@hope.test');
+    const magicToken = linkIn(link?.text ?? '', 'http://portal.test/portal/login?magic=').searchParams.get(
+      'magic',
+    );
     await configure({ require_sso: true });
+    const stale = await call(t.app, 'POST', '/api/auth/otp/verify', { body: { token: magicToken } });
+    expect(stale.status).toBe(403);
+    const passkeyOptions = await call(t.app, 'POST', '/api/auth/passkey/options', { body: {} });
+    const withPasskey = await call(t.app, 'POST', '/api/auth/passkey', {
+      body: { credential: authenticator.authenticate(passkeyOptions.json) },
+    });
+    expect(withPasskey.status).toBe(403);
+    expect(withPasskey.json).toEqual({ message: ssoMessages.required('Hope Workspace') });
     const refused = await call(t.app, 'POST', '/api/auth/login', {
       body: { email: 'ivy@hope.test', password: 'ivy-password' },
     });
@@ -311,6 +333,14 @@ describe('signing in through the provider', () => {
     expect((await complete((await ssoSignIn('ivy@hope.test')).searchParams.get('sso') ?? '')).status).toBe(
       200,
     );
+  });
+
+  it('never signs in a super user through an organization’s provider', async () => {
+    await t.db.insert(users).values({ email: 'root@hope.test', global_permission: true });
+    op.accounts.set('root@hope.test', { email: 'root@hope.test', email_verified: true });
+    const refused = await ssoSignIn('root@hope.test');
+    expect(refused.searchParams.get('sso_error')).toBe('superuser');
+    expect(refused.searchParams.get('sso')).toBeNull();
   });
 
   it('removing the connection frees the domain and is audited', async () => {
