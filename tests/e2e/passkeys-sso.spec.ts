@@ -161,6 +161,49 @@ test.describe('single sign-on', () => {
     await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   });
 
+  test('with "ask an admin to approve", a first sign-in waits until an admin approves it on the tab', async ({
+    page,
+  }) => {
+    op.accounts.set(`pia@${domain}`, { email: `pia@${domain}`, email_verified: true, name: 'Pia Waiting' });
+    const saved = await page.request.put(`/api/organization/${hopeId}/sso`, {
+      headers: { authorization: `Bearer ${superToken}` },
+      data: {
+        provider_name: 'Hope Workspace',
+        issuer: op.issuer,
+        client_id: op.clientId,
+        client_secret: op.clientSecret,
+        domains: [domain],
+        default_level: 'write',
+        join_mode: 'approve',
+        require_sso: false,
+      },
+    });
+    expect(saved.status()).toBe(200);
+    await page.goto('/portal/login');
+    await page.getByLabel('Email').fill(`pia@${domain}`);
+    await page.getByRole('link', { name: 'Sign in with Hope Workspace' }).click();
+    await expect(page.getByText(/must approve your access/)).toBeVisible();
+
+    await signIn(page, 'super@twofold.test');
+    await page.evaluate((id) => localStorage.setItem('currentOrganizationId', String(id)), hopeId);
+    await page.goto('/portal/organization-details?tab=sso');
+    // Away to another tab and back: the tab loads again and still shows the request.
+    await page.getByRole('tab', { name: 'Users' }).click();
+    await page.getByRole('tab', { name: 'Single sign-on' }).click();
+    const waiting = page.getByRole('listitem').filter({ hasText: `pia@${domain}` });
+    await expect(waiting).toBeVisible();
+    await expect(waiting.getByLabel(`Level for pia@${domain}`)).toHaveValue('write');
+    await expectNoAxeViolations(page);
+    await waiting.getByRole('button', { name: 'Approve' }).click();
+    await expect(page.getByText('Request approved')).toBeVisible();
+    await expect(page.getByText('No one is waiting.')).toBeVisible();
+
+    await signOut(page);
+    await page.getByLabel('Email').fill(`pia@${domain}`);
+    await page.getByRole('link', { name: 'Sign in with Hope Workspace' }).click();
+    await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  });
+
   test('a refused sign-in comes back to the login page with the reason', async ({ page }) => {
     op.accounts.set(`omar@${domain}`, { email: `omar@${domain}`, email_verified: false });
     // The connection as the journey above left it (made again here when this test runs alone).
