@@ -37,7 +37,7 @@ export const ssoErrors = {
   unverified: 'Your identity provider has not verified this email address, so Twofold cannot accept it.',
   domain: 'Your identity provider signed you in with an email address this organization does not accept.',
   pending:
-    'Thanks! An administrator of the organization must approve your access. Sign in again once they have.',
+    'Thanks! An administrator of the organization must approve your access. You will get an email once they do.',
   unavailable: 'Single sign-on is not set up for this email address.',
   superuser: 'Twofold super users sign in with their password, not through an organization’s provider.',
 } as const;

@@ -17,6 +17,7 @@ import {
 import { seal, unseal } from '../../crypto/sealed.ts';
 import type { Queryable } from '../../db/client.ts';
 import {
+  organizations,
   permissions,
   ssoConnections,
   ssoDomains,
@@ -27,8 +28,10 @@ import {
 import { addressRefusal } from '../../http/address-policy.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { AppEnv, AuthUser, Deps } from '../../http/route.ts';
+import { enqueueMail } from '../../jobs/outbox.ts';
+import { ssoJoinApprovedMail, ssoJoinRequestMail } from '../../mail/templates.ts';
 import { type AuditActor, recordAudit } from '../audit/audit.ts';
-import { defaultRedirect, normalizeEmail, session } from '../auth/auth.service.ts';
+import { defaultRedirect, displayName, normalizeEmail, session } from '../auth/auth.service.ts';
 import { connectionForEmail, emailDomain } from './sso-policy.ts';
 
 /** The sealed client secret's purpose (server/crypto/sealed.ts); its record is the organization. */
@@ -259,7 +262,28 @@ export async function approveRequest(
       .insert(permissions)
       .values({ org_id: organizationId, user_id: request.user_id, level })
       .onConflictDoNothing();
-    const [member] = await tx.select({ email: users.email }).from(users).where(eq(users.id, request.user_id));
+    const [member] = await tx.select().from(users).where(eq(users.id, request.user_id));
+    const [organization] = await tx
+      .select({ name: organizations.name })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId));
+    const [connection] = await tx
+      .select({ provider: ssoConnections.provider_name })
+      .from(ssoConnections)
+      .where(eq(ssoConnections.organization_id, organizationId));
+    if (member)
+      await enqueueMail(
+        tx,
+        await ssoJoinApprovedMail({
+          to: member.email,
+          name: displayName(member),
+          supportEmail: deps.config.supportEmail,
+          url: `${deps.config.publicUrl}/portal/login`,
+          organizationName: organization?.name ?? 'your organization',
+          provider: connection?.provider ?? 'single sign-on',
+          level,
+        }),
+      );
     await recordAudit(tx, {
       kind: 'permission.granted',
       organizationId,
@@ -299,6 +323,37 @@ export async function declineRequest(
     });
   });
   return ssoSettings(deps, organizationId);
+}
+
+/** Tells the organization's admins (its own, not its parent's) that a first sign-in waits for them. */
+async function mailAdmins(
+  deps: Deps,
+  tx: Queryable,
+  connection: typeof ssoConnections.$inferSelect,
+  requester: string,
+): Promise<void> {
+  const [organization] = await tx
+    .select({ name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.id, connection.organization_id));
+  const admins = await tx
+    .select({ email: users.email, name: users.name })
+    .from(permissions)
+    .innerJoin(users, eq(users.id, permissions.user_id))
+    .where(and(eq(permissions.org_id, connection.organization_id), eq(permissions.level, 'admin')));
+  for (const admin of admins)
+    await enqueueMail(
+      tx,
+      await ssoJoinRequestMail({
+        to: admin.email,
+        name: displayName(admin),
+        supportEmail: deps.config.supportEmail,
+        url: `${deps.config.publicUrl}/portal/organization-details?tab=sso`,
+        organizationName: organization?.name ?? 'your organization',
+        requester,
+        provider: connection.provider_name,
+      }),
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -475,10 +530,13 @@ export async function ssoCallback(deps: Deps, c: Context<AppEnv>, query: { state
       .from(permissions)
       .where(and(eq(permissions.org_id, connection.organization_id), eq(permissions.user_id, user.id)));
     if (!member && connection.join_mode === 'approve') {
-      await tx
+      const created = await tx
         .insert(ssoJoinRequests)
         .values({ organization_id: connection.organization_id, user_id: user.id })
-        .onConflictDoNothing();
+        .onConflictDoNothing()
+        .returning({ id: ssoJoinRequests.id });
+      // The organization's admins hear of a new request once (not at every retry).
+      if (created.length > 0) await mailAdmins(deps, tx, connection, email);
       return { refused: 'pending' as const, handoff: '' };
     }
     if (!member) {

@@ -196,6 +196,12 @@ describe('signing in through the provider', () => {
     const waiting = await ssoSignIn('bob@hope.test');
     expect(waiting.searchParams.get('sso_error')).toBe('pending');
     expect(waiting.searchParams.get('sso')).toBeNull();
+    const toAdmin = await lastMailTo(t.db, 'admin@twofold.test');
+    expect(toAdmin?.subject).toBe('bob@hope.test asks to join Hope Harbor Foundation on Twofold');
+    expect(toAdmin?.text).toContain('http://portal.test/portal/organization-details?tab=sso');
+    // Trying again files no second request and no second email.
+    await ssoSignIn('bob@hope.test');
+    expect((await lastMailTo(t.db, 'admin@twofold.test'))?.id).toBe(toAdmin?.id);
     const settings = await call(t.app, 'GET', `/api/organization/${hope}/sso`, { token: superToken });
     const request = settings.json.requests.find((r: { email: string }) => r.email === 'bob@hope.test');
     expect(request).toBeDefined();
@@ -210,6 +216,9 @@ describe('signing in through the provider', () => {
     );
     expect(approved.status).toBe(200);
     expect(approved.json.requests).toEqual([]);
+    expect((await lastMailTo(t.db, 'bob@hope.test'))?.subject).toBe(
+      'You can now sign in to Hope Harbor Foundation on Twofold',
+    );
     const session = await complete((await ssoSignIn('bob@hope.test')).searchParams.get('sso') ?? '');
     expect(session.status).toBe(200);
     const [grant] = await t.db
