@@ -64,6 +64,8 @@ export default defineConfig({
         WEBHOOK_ALLOW_PRIVATE: 'true',
         // tests/e2e/sending-domain.spec.ts: Verify asks the dns2 server that spec starts.
         DNS_RESOLVER: `127.0.0.1:${port + 3}`,
+        // tests/e2e/passkeys-sso.spec.ts: the OpenID provider runs on this machine, over http.
+        SSO_ALLOW_PRIVATE: 'true',
       },
     },
     // The embed kit's foreign page (demo/embed) on another origin: 127.0.0.1, E2E_PORT + 1000.

@@ -88,6 +88,12 @@ export type Config = {
    * tests only). Off: deliveries go over https to public addresses only.
    */
   webhookAllowPrivate: boolean;
+  /**
+   * Lets a single sign-on issuer be http:// or on a private, loopback or link-local address
+   * (local development and tests, with an OpenID provider on this machine). Off: https to public
+   * addresses only.
+   */
+  ssoAllowPrivate: boolean;
   /** Where uploaded files live: an S3-compatible bucket when S3_BUCKET is set, else DATA_DIR/files. */
   s3: S3Config | undefined;
 };
@@ -253,6 +259,7 @@ const Env = z.object({
   LOGIN_CAPTCHA_AFTER: positiveInt.default(3),
   API_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
+  SSO_ALLOW_PRIVATE: boolean.default(false),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_[A-Za-z0-9_]+$/, 'must be a Stripe secret (sk_...) or restricted (rk_...) key')
@@ -446,6 +453,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     s3: s3Config(e, present),
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    ssoAllowPrivate: e.SSO_ALLOW_PRIVATE,
   };
 }
 

@@ -18,11 +18,13 @@ import { webhooksRoutes } from './modules/integrations/webhooks.routes.ts';
 import { notifeesRoutes } from './modules/notifees/notifees.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
+import { passkeysRoutes } from './modules/passkeys/passkeys.routes.ts';
 import { payoutsRoutes } from './modules/payouts/payouts.routes.ts';
 import { publicApiDocsRoutes, publicApiRoutes } from './modules/public-api/public-api.routes.ts';
 import { registrationRoutes } from './modules/registration/registration.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { sendingDomainRoutes } from './modules/sending-domain/sending-domain.routes.ts';
+import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { emailActionRoutes, templatesRoutes } from './modules/templates/templates.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -45,6 +47,8 @@ const openApiRoute = defineRoute({
  */
 export const routes: readonly AnyRoute[] = [
   ...authRoutes,
+  ...passkeysRoutes,
+  ...ssoRoutes,
   ...organizationRoutes,
   ...registrationRoutes,
   ...captchaRoutes,

@@ -50,6 +50,7 @@ declare module 'react' {
       'twofold-campaigns': ElementProps;
       'twofold-verification': ElementProps;
       'twofold-scheduled-emails': ElementProps;
+      'twofold-account': ElementProps;
       'twofold-employers': ElementProps;
       'twofold-payouts': ElementProps;
       'twofold-toaster': ElementProps;

@@ -255,6 +255,7 @@ function App() {
             <Route path="email-templates" element={screen(<twofold-template-editor key="cards" />)} />
             <Route path="email-customization" element={<EmailCustomizationPage />} />
             <Route path="scheduled-emails" element={screen(<twofold-scheduled-emails />)} />
+            <Route path="account" element={screen(<twofold-account />)} />
             <Route path="reports" element={screen(<twofold-report-builder />)} />
             <Route path="campaigns" element={screen(<twofold-campaigns />)} />
             <Route

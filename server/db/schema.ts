@@ -1613,3 +1613,155 @@ export const sendingDomainKeys = pgTable(
     check('sending_domain_keys_state_values', sql`${t.state} in ('new', 'active', 'retired')`),
   ],
 );
+
+/**
+ * A staff user's passkeys (WebAuthn credentials, issue #24). The public key and the signature
+ * counter are what sign-in checks; the name is the user's own label. A passkey is both factors.
+ */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential id the authenticator chose, base64url. */
+    credential_id: text('credential_id').notNull(),
+    /** The COSE public key, base64url. */
+    public_key: text('public_key').notNull(),
+    /** The authenticator's signature counter as last seen (0 for authenticators that keep none). */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    name: text('name').notNull(),
+    /** 'singleDevice' or 'multiDevice' (synced), as the registration said. */
+    device_type: text('device_type').notNull(),
+    backed_up: boolean('backed_up').notNull().default(false),
+    last_used_at: timestamp('last_used_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('passkeys_credential_id_unique').on(t.credential_id),
+    index('passkeys_user_id_idx').on(t.user_id),
+  ],
+);
+
+/**
+ * WebAuthn challenges handed out and not yet answered: stored by their SHA-256, used once, five
+ * minutes. 'register' belongs to the signed-in user adding a passkey; 'authenticate' to nobody yet
+ * (a usernameless sign-in learns who from the credential).
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    id: serial('id').primaryKey(),
+    purpose: text('purpose').$type<'register' | 'authenticate'>().notNull(),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    challenge_hash: text('challenge_hash').notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('webauthn_challenges_hash_unique').on(t.challenge_hash),
+    check('webauthn_challenges_purpose_values', sql`${t.purpose} in ('register', 'authenticate')`),
+    check(
+      'webauthn_challenges_register_user',
+      sql`${t.user_id} is not null or ${t.purpose} = 'authenticate'`,
+    ),
+  ],
+);
+
+/**
+ * An organization's single sign-on connection (OpenID Connect, issue #24): one per organization.
+ * The client secret is sealed (server/crypto/sealed.ts, purpose 'sso-client-secret', bound to the
+ * connection's organization) and never sent back.
+ */
+export const ssoConnections = pgTable(
+  'sso_connections',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** What the login page's button says: "Sign in with {provider_name}". */
+    provider_name: text('provider_name').notNull(),
+    issuer: text('issuer').notNull(),
+    client_id: text('client_id').notNull(),
+    client_secret_sealed: text('client_secret_sealed').notNull(),
+    /** The level a first sign-in joins at ('join'), or what an admin's approval grants by default. */
+    default_level: text('default_level').$type<'read' | 'write' | 'admin'>().notNull().default('read'),
+    /** 'join': a first sign-in joins at once; 'approve': it waits for an admin. */
+    join_mode: text('join_mode').$type<'join' | 'approve'>().notNull().default('join'),
+    /** Password, magic-link and passkey sign-in are refused for the connection's domains. */
+    require_sso: boolean('require_sso').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('sso_connections_org_unique').on(t.organization_id),
+    check('sso_connections_level_values', sql`${t.default_level} in ('read', 'write', 'admin')`),
+    check('sso_connections_join_mode_values', sql`${t.join_mode} in ('join', 'approve')`),
+  ],
+);
+
+/** The email domains a connection vouches for; a domain belongs to one organization only. */
+export const ssoDomains = pgTable(
+  'sso_domains',
+  {
+    domain: text('domain').primaryKey(),
+    connection_id: integer('connection_id')
+      .notNull()
+      .references(() => ssoConnections.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    index('sso_domains_connection_idx').on(t.connection_id),
+    check('sso_domains_lowercase', sql`${t.domain} = lower(${t.domain})`),
+  ],
+);
+
+/**
+ * One single sign-on attempt: the state (stored by its SHA-256), the nonce, the PKCE verifier
+ * (sealed) and the hash of the browser cookie that started it. The callback uses it once; a
+ * successful callback leaves a hand-off token (hash) the login page exchanges for a session.
+ */
+export const ssoLogins = pgTable(
+  'sso_logins',
+  {
+    id: serial('id').primaryKey(),
+    connection_id: integer('connection_id')
+      .notNull()
+      .references(() => ssoConnections.id, { onDelete: 'cascade' }),
+    state_hash: text('state_hash').notNull(),
+    nonce: text('nonce').notNull(),
+    code_verifier_sealed: text('code_verifier_sealed').notNull(),
+    browser_hash: text('browser_hash').notNull(),
+    redirect: text('redirect').notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Set when the callback used the state. */
+    used_at: timestamp('used_at', { withTimezone: true }),
+    /** After a successful callback: who signed in, and the hash of the one-time hand-off token. */
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    handoff_hash: text('handoff_hash'),
+    handed_off_at: timestamp('handed_off_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('sso_logins_state_unique').on(t.state_hash),
+    uniqueIndex('sso_logins_handoff_unique').on(t.handoff_hash),
+  ],
+);
+
+/** A first single sign-on of someone the connection asks an admin to approve. */
+export const ssoJoinRequests = pgTable(
+  'sso_join_requests',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('sso_join_requests_org_user_unique').on(t.organization_id, t.user_id)],
+);

@@ -83,6 +83,14 @@ describe('the route table', () => {
         'get /api/v1/openapi.json',
         'get /api/v1/docs',
         'get /api/v1/docs/:asset',
+        // Issue 24: a passkey sign-in (its options and the signed answer) and single sign-on (the
+        // domain's provider name, the start, the provider's redirect back, the one-time hand-off).
+        'post /api/auth/passkey/options',
+        'post /api/auth/passkey',
+        'get /api/auth/sso/lookup',
+        'get /api/auth/sso/start',
+        'get /api/auth/sso/callback',
+        'post /api/auth/sso/complete',
       ].sort(),
     );
   });

@@ -223,3 +223,39 @@ export async function sendingDomainLostMail(
     supportEmail: r.supportEmail,
   });
 }
+
+/** Single sign-on (issue #24): someone's first sign-in through the provider waits for an admin. */
+export async function ssoJoinRequestMail(
+  r: Recipient & { url: string; organizationName: string; requester: string; provider: string },
+): Promise<MailMessage> {
+  return renderActionEmail({
+    to: r.to,
+    subject: `${r.requester} asks to join ${r.organizationName} on Twofold`,
+    greeting: `Hello ${r.name},`,
+    paragraphs: [
+      `${r.requester} signed in to Twofold with ${r.provider} for the first time and asks to join ${r.organizationName}.`,
+      'Approve the request with the level they should have, or decline it, on the Single sign-on tab.',
+    ],
+    action: { label: 'Review the request', url: r.url },
+    footnote: 'You receive this as an administrator of the organization.',
+    supportEmail: r.supportEmail,
+  });
+}
+
+/** Single sign-on (issue #24): an admin approved someone's first sign-in. */
+export async function ssoJoinApprovedMail(
+  r: Recipient & { url: string; organizationName: string; provider: string; level: string },
+): Promise<MailMessage> {
+  return renderActionEmail({
+    to: r.to,
+    subject: `You can now sign in to ${r.organizationName} on Twofold`,
+    greeting: `Hello ${r.name},`,
+    paragraphs: [
+      `An administrator of ${r.organizationName} approved your access, with ${r.level} access.`,
+      `Sign in with ${r.provider} from the sign-in page.`,
+    ],
+    action: { label: 'Sign in', url: r.url },
+    footnote: 'If you were not expecting this, you can ignore this email.',
+    supportEmail: r.supportEmail,
+  });
+}

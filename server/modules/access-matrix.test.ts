@@ -22,6 +22,8 @@ import {
   scheduledJobs,
   sendingDomainKeys,
   sendingDomains,
+  ssoConnections,
+  ssoJoinRequests,
   users,
   webhookDeliveries,
   webhooks,
@@ -30,6 +32,7 @@ import type { AnyRoute } from '../http/route.ts';
 import { afterCommitSettled } from '../jobs/after-commit.ts';
 import { memoryStorage } from '../storage/storage.ts';
 import { call, demoOrganizationIds, signIn } from '../test-helpers.ts';
+import { startTestOidcProvider, type TestOidcProvider } from '../test-oidc-provider.ts';
 import { createTestContext, type TestContext } from '../testing.ts';
 import { hashPassword } from './auth/passwords.ts';
 import { signToken, verifyToken } from './auth/tokens.ts';
@@ -865,6 +868,74 @@ for (const prefix of ['/api/organization', '/organization']) {
   };
 }
 
+/**
+ * Single sign-on (issue #24): saving a connection asks a real provider (in-process, below) for its
+ * discovery document; the domain is freed first, so each permitted save can claim it.
+ */
+let op: TestOidcProvider | undefined;
+const ssoBody = () => ({
+  provider_name: 'Matrix IdP',
+  issuer: op?.issuer ?? '',
+  client_id: op?.clientId ?? '',
+  client_secret: op?.clientSecret ?? '',
+  domains: ['twofold.test'],
+  default_level: 'read',
+  join_mode: 'join',
+  require_sso: false,
+});
+async function storedSsoConnection(orgId: number) {
+  await t.db
+    .insert(ssoConnections)
+    .values({
+      organization_id: orgId,
+      provider_name: 'Matrix IdP',
+      issuer: 'https://idp.example.org',
+      client_id: 'matrix',
+      client_secret_sealed: 'v1.sealed.elsewhere.x',
+    })
+    .onConflictDoNothing();
+}
+async function ssoJoinRequest(orgId: number) {
+  const [user] = await t.db
+    .insert(users)
+    .values({ email: `sso-${next()}@example.org` })
+    .returning();
+  const [row] = await t.db
+    .insert(ssoJoinRequests)
+    .values({ organization_id: orgId, user_id: user?.id ?? 0 })
+    .returning();
+  return row?.id ?? 0;
+}
+samples['get /api/organization/:id/sso'] = {
+  level: 'admin',
+  request: async (id) => ({ path: `/api/organization/${id}/sso` }),
+};
+samples['put /api/organization/:id/sso'] = {
+  level: 'admin',
+  request: async (id) => {
+    await t.db.delete(ssoConnections);
+    return { path: `/api/organization/${id}/sso`, body: ssoBody() };
+  },
+};
+samples['delete /api/organization/:id/sso'] = {
+  level: 'admin',
+  request: async (id) => {
+    await storedSsoConnection(id);
+    return { path: `/api/organization/${id}/sso` };
+  },
+};
+samples['post /api/organization/:id/sso/requests/:requestId/approve'] = {
+  level: 'admin',
+  request: async (id) => ({
+    path: `/api/organization/${id}/sso/requests/${await ssoJoinRequest(id)}/approve`,
+    body: { level: 'read' },
+  }),
+};
+samples['delete /api/organization/:id/sso/requests/:requestId'] = {
+  level: 'admin',
+  request: async (id) => ({ path: `/api/organization/${id}/sso/requests/${await ssoJoinRequest(id)}` }),
+};
+
 /** Who calls, and their level on Hope Harbor (and so on its chapters). */
 const actors: Array<{ who: string; level: EffectiveLevel | 'anonymous' }> = [
   { who: 'super', level: 'admin' },
@@ -880,7 +951,14 @@ let dns: TestDns;
 
 beforeAll(async () => {
   dns = await startTestDns();
-  t = await createTestContext({ config: { logRequests: false, dnsResolver: [dns.server] } });
+  t = await createTestContext({
+    config: { logRequests: false, dnsResolver: [dns.server], ssoAllowPrivate: true },
+  });
+  // A port of this engineer's range (issue #24: 9001-9050).
+  op = await startTestOidcProvider({
+    port: 9021,
+    redirectUris: [`${t.config.publicUrl}/api/auth/sso/callback`],
+  });
   app = createApp({ config: t.config, db: t.db, storage, logger: t.logger }).app;
   const demo = await demoOrganizationIds(t.db);
   orgIds.hopeHarbor = demo.hopeHarbor;
@@ -900,6 +978,7 @@ beforeAll(async () => {
   tokens.outsider = await signIn(app, 'outsider@example.org', 'outsider-pass');
 });
 afterAll(async () => {
+  await op?.close();
   await t.close();
   await dns.close();
 });
@@ -977,6 +1056,12 @@ async function snapshot(orgId: number) {
     table(
       sql`select d.*, (select json_agg(k.selector order by k.id) from sending_domain_keys k where k.sending_domain_id = d.id) as keys from sending_domains d where organization_id = ${orgId}`,
     ),
+      sql`select id, provider_name, issuer, client_id, default_level, join_mode, require_sso from sso_connections where organization_id = ${orgId}`,
+    ),
+    table(
+      sql`select d.domain from sso_domains d join sso_connections c on c.id = d.connection_id where c.organization_id = ${orgId} order by d.domain`,
+    ),
+    table(sql`select * from sso_join_requests where organization_id = ${orgId} order by id`),
   ]);
 }
 

@@ -19,6 +19,7 @@ export const auditKinds = {
   'organization.two_factor_policy': 'Two-factor requirement changed',
   'organization.sso_configured': 'Single sign-on configured',
   'organization.sso_removed': 'Single sign-on removed',
+  'organization.sso_request_declined': 'Single sign-on request declined',
   // People and permissions
   'permission.granted': 'Access granted',
   'permission.changed': 'Access level changed',

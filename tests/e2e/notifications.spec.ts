@@ -126,7 +126,7 @@ test('the preview page asks a signed-out visitor to sign in, then shows the emai
   await expect(page).toHaveURL(/\/portal\/login\?redirect=%2Fpreview-notification%2F\d+/);
   await page.getByLabel('Email').fill('reader@twofold.test');
   await page.getByLabel('Password', { exact: true }).fill('twofold-demo');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/preview-notification/${id}$`));
   await expect(page.getByRole('heading', { level: 1, name: subject })).toBeVisible();
 

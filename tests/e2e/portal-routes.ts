@@ -59,6 +59,13 @@ export const portalRoutes: readonly PortalRoute[] = [
     signedIn: true,
     ready: 'Settings',
   },
+  {
+    name: 'organization-sso',
+    path: '/portal/organization-details?tab=sso',
+    signedIn: true,
+    ready: 'Email domains',
+  },
+  { name: 'account', path: '/portal/account', signedIn: true, ready: 'Add a passkey' },
   { name: 'reports', path: '/portal/reports', signedIn: true, ready: 'My Reports' },
   { name: 'campaigns', path: '/portal/campaigns', signedIn: true, ready: /Match Ratio/ },
   { name: 'email-templates', path: '/portal/email-templates', signedIn: true, ready: 'CSR vendor portal' },

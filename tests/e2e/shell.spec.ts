@@ -6,7 +6,7 @@ test('the guard sends visitors to sign in and then back where they were going', 
   await expect(page).toHaveURL(/\/portal\/login/);
   await page.getByLabel('Email').fill('admin@twofold.test');
   await page.getByLabel('Password', { exact: true }).fill('twofold-demo');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/portal\/organization-details\?tab=users$/);
 });
 

@@ -17,17 +17,17 @@ test('signing in with a password lands on the dashboard with a welcome toast', a
 test('bad input and bad credentials get the spec messages', async ({ page }) => {
   await page.goto('/portal/login');
   // The sign-in screen's code loads on the route's first visit: check it once it is there.
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await expectNoAxeViolations(page);
   await page.getByLabel('Email').fill('not-an-email');
   await page.getByLabel('Password', { exact: true }).fill('123');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText('Please enter a valid email address')).toBeVisible();
   await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
 
   await page.getByLabel('Email').fill('reader@twofold.test');
   await page.getByLabel('Password', { exact: true }).fill('wrong-password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText('Login Failed')).toBeVisible();
   await expect(page.getByText('Invalid email or password')).toBeVisible();
   await expect(page).toHaveURL(/\/portal\/login/);

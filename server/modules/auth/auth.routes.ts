@@ -30,6 +30,7 @@ export const authRoutes = [
     responses: {
       200: { description: 'Signed in', schema: LoginResponse },
       400: error('Invalid input'),
+      403: error('The organization requires single sign-on for this email address'),
       401: {
         description: 'Invalid email or password (captcha: true: the next attempt needs a solved challenge)',
         schema: LoginRefusal,
@@ -53,6 +54,7 @@ export const authRoutes = [
     rateLimit: { bucket: 'otp', email: (i) => i.body.email },
     responses: {
       200: { description: 'Magic link sent', schema: MessageResponse },
+      403: error('The organization requires single sign-on for this email address'),
       404: error('No user found with that email address'),
       429: error('Too many attempts'),
     },
@@ -71,6 +73,7 @@ export const authRoutes = [
     rateLimit: { bucket: 'otp', email: (i) => i.query.email },
     responses: {
       200: { description: 'Magic link sent', schema: MessageResponse },
+      403: error('The organization requires single sign-on for this email address'),
       404: error('No user found with that email address'),
       429: error('Too many attempts'),
     },
@@ -87,6 +90,7 @@ export const authRoutes = [
     responses: {
       200: { description: 'Signed in', schema: OtpVerifyResponse },
       400: error('The link is invalid, used or expired'),
+      403: error('The organization requires single sign-on for this email address'),
     },
     handler: handlers.verifyOtp,
   }),

@@ -7,6 +7,7 @@ import { HttpError } from '../../http/errors.ts';
 import type { Deps } from '../../http/route.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
 import { magicLinkMail, passwordResetMail } from '../../mail/templates.ts';
+import { refuseWhereSsoRequired } from '../sso/sso-policy.ts';
 import { admitAttempt, recordSuccess } from './login-throttle.ts';
 import { hashPassword, verifyNothing, verifyPassword } from './passwords.ts';
 import { consumeToken, issueToken, retireTokens, signAccessToken } from './tokens.ts';
@@ -97,6 +98,8 @@ export async function login(
   input: { email: string; password: string; captcha?: string | undefined },
   ip: string,
 ): Promise<LoginOutcome> {
+  // Where the organization requires single sign-on, no password is checked at all (issue #24).
+  await refuseWhereSsoRequired(deps.db, input.email);
   const attempt = { email: normalizeEmail(input.email), ip, captcha: input.captcha };
   const admission = await admitAttempt(deps, attempt);
   if (!admission.admitted) return { ok: false, status: 428, refusal: admission.refusal };
@@ -120,6 +123,7 @@ export async function requestMagicLink(
   redirect: string | undefined,
 ): Promise<void> {
   const { db, config } = deps;
+  await refuseWhereSsoRequired(db, email);
   const user = await findUserByEmail(db, email);
   if (!user) throw new HttpError(404, authMessages.noUserFound);
   await db.transaction(async (tx) => {
@@ -142,6 +146,9 @@ export async function requestMagicLink(
 export async function verifyMagicLink(deps: Deps, token: string): Promise<OtpVerifyResponse> {
   const used = await consumeToken(deps.db, 'magic_link', token);
   if (!used) throw new HttpError(400, authServiceMessages.magicLinkInvalid);
+  // A link sent before the organization began to require single sign-on no longer signs in.
+  const [owner] = await deps.db.select({ email: users.email }).from(users).where(eq(users.id, used.userId));
+  if (owner) await refuseWhereSsoRequired(deps.db, owner.email);
   const redirect = typeof used.data.redirect === 'string' ? used.data.redirect : defaultRedirect;
   return { ...(await session(deps, used.userId)), redirect };
 }

@@ -9,7 +9,10 @@ import {
   previewInvitation,
 } from '../../api/auth.ts';
 import { ApiError, errorMessage, NetworkError } from '../../api/client.ts';
+import { signInWithPasskey } from '../../api/passkeys.ts';
+import { completeSso, lookupSso, ssoStartUrl } from '../../api/sso.ts';
 import { email as emailSchema, type InvitationPreview, LoginForm } from '../../contract/index.ts';
+import { isSsoErrorCode, type SsoLookup, ssoErrors } from '../../contract/sso.ts';
 import { login as startSession } from '../../state/session.ts';
 import { storageKeys, writeStored } from '../../state/storage.ts';
 import { toast } from '../../state/toasts.ts';
@@ -43,6 +46,17 @@ export const loginTexts = {
   verifying: 'Running a security check...',
   verificationFailed: 'The security check could not be completed. Please try again.',
   invitationInvalid: 'Invitation Invalid',
+  // Not in the spec: passkeys and single sign-on (issue #24).
+  passkey: 'Sign in with a passkey',
+  passkeyHint: 'Use the passkey on this device, your phone or a security key. No password needed.',
+  passkeyCancelled: 'The passkey request was cancelled or timed out. Please try again.',
+  passkeyUnsupported: 'This browser cannot use passkeys.',
+  ssoProvider: (provider: string) => `Sign in with ${provider}`,
+  ssoRequired: (provider: string) => `Your organization signs in with ${provider}.`,
+  ssoOffered: 'Your organization also lets you sign in with its own accounts.',
+  ssoFailedTitle: 'Single sign-on did not complete',
+  ssoSigningIn: 'Finishing single sign-on...',
+  or: 'or',
 } as const;
 
 export interface LoginProps {
@@ -55,9 +69,18 @@ export function Login({ redirect }: LoginProps) {
   const destination = safeRedirect(redirect ?? queryParam('redirect'));
   const [magicToken, setMagicToken] = useState(() => queryParam('magic'));
   const [invitationToken, setInvitationToken] = useState(() => queryParam('invitation'));
+  const [ssoToken, setSsoToken] = useState(() => queryParam('sso'));
+  const [ssoError] = useState(() => {
+    const code = queryParam('sso_error');
+    return code && isSsoErrorCode(code) ? ssoErrors[code] : null;
+  });
   const [tab, setTab] = useState('password');
+  useEffect(() => {
+    if (ssoError) stripQueryParams('sso_error');
+  }, [ssoError]);
 
   if (magicToken) return <MagicLanding token={magicToken} onBack={() => setMagicToken(null)} />;
+  if (ssoToken) return <SsoLanding token={ssoToken} onBack={() => setSsoToken(null)} />;
   if (invitationToken)
     return <InvitationLanding token={invitationToken} onBack={() => setInvitationToken(null)} />;
 
@@ -68,6 +91,12 @@ export function Login({ redirect }: LoginProps) {
         <h1 className="card__title">Sign in</h1>
         <p className="muted">Sign in to manage your organization’s matching gifts.</p>
       </header>
+      {ssoError ? (
+        <div className="login__notice" role="alert">
+          <p className="login__state-title">{loginTexts.ssoFailedTitle}</p>
+          <p>{ssoError}</p>
+        </div>
+      ) : null}
       <Tabs
         label="Sign-in method"
         selected={tab}
@@ -90,6 +119,7 @@ function PasswordForm({ destination }: { destination: string }) {
   const [forgotOpen, setForgotOpen] = useState(false);
   // After a few failed sign-ins the server asks for a solved proof-of-work challenge each time.
   const [challenge, setChallenge] = useState<'off' | 'needed' | 'solving'>('off');
+  const sso = useSsoLookup(email);
 
   const solveChallenge = async (): Promise<string | null> => {
     setChallenge('solving');
@@ -160,36 +190,169 @@ function PasswordForm({ destination }: { destination: string }) {
           error={errors.email}
           onChange={(e) => setEmail(e.target.value)}
         />
-        <Field
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          error={errors.password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <div className="login__row">
-          <Button variant="link" onClick={() => setForgotOpen(true)}>
-            Forgot password?
-          </Button>
-        </div>
-        {challenge === 'off' ? null : (
-          <div className="login__verification muted" role="status" part="verification">
-            {challenge === 'solving' ? <span className="spinner__circle" aria-hidden="true" /> : null}
-            <span>{challenge === 'solving' ? loginTexts.verifying : loginTexts.verificationNeeded}</span>
-          </div>
+        <SsoOffer sso={sso} email={email.trim()} destination={destination} />
+        {sso?.required ? null : (
+          <>
+            <Field
+              label="Password"
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              error={errors.password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            <div className="login__row">
+              <Button variant="link" onClick={() => setForgotOpen(true)}>
+                Forgot password?
+              </Button>
+            </div>
+            {challenge === 'off' ? null : (
+              <div className="login__verification muted" role="status" part="verification">
+                {challenge === 'solving' ? <span className="spinner__circle" aria-hidden="true" /> : null}
+                <span>{challenge === 'solving' ? loginTexts.verifying : loginTexts.verificationNeeded}</span>
+              </div>
+            )}
+            <Button type="submit" block disabled={loading} part="submit-button">
+              {loading ? 'Signing in...' : 'Sign in'}
+            </Button>
+          </>
         )}
-        <Button type="submit" block disabled={loading} part="submit-button">
-          {loading ? 'Signing in...' : 'Sign in'}
-        </Button>
       </form>
+      {sso?.required ? null : <PasskeySignIn email={email.trim()} destination={destination} />}
       <ForgotPasswordDialog
         open={forgotOpen}
         onClose={() => setForgotOpen(false)}
         initialEmail={email.trim()}
       />
     </>
+  );
+}
+
+/**
+ * Whether the typed email's domain signs in through its organization's provider: asked once the
+ * email looks whole and the typing has paused, and forgotten as soon as it changes.
+ */
+function useSsoLookup(email: string): SsoLookup['sso'] {
+  const [found, setFound] = useState<{ email: string; sso: SsoLookup['sso'] } | null>(null);
+  const value = email.trim().toLowerCase();
+  useEffect(() => {
+    if (!emailSchema.safeParse(value).success) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      lookupSso(value)
+        .then((answer) => {
+          if (current) setFound({ email: value, sso: answer.sso });
+        })
+        // Without an answer the page offers what it always does: password, link, passkey.
+        .catch(() => undefined);
+    }, 350);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [value]);
+  return found?.email === value ? found.sso : null;
+}
+
+/** "Sign in with <provider>": a navigation to the API, which sends the browser to the provider. */
+function SsoOffer({
+  sso,
+  email,
+  destination,
+}: {
+  sso: SsoLookup['sso'];
+  email: string;
+  destination: string;
+}) {
+  if (!sso) return null;
+  return (
+    <div className="login__sso" part="sso">
+      <p className="muted">{sso.required ? loginTexts.ssoRequired(sso.provider) : loginTexts.ssoOffered}</p>
+      <a className="btn btn--primary btn--block" href={ssoStartUrl(email, destination)} part="sso-button">
+        {loginTexts.ssoProvider(sso.provider)}
+      </a>
+    </div>
+  );
+}
+
+/** "Sign in with a passkey": usernameless, or limited to the typed email's passkeys. */
+function PasskeySignIn({ email, destination }: { email: string; destination: string }) {
+  const { host } = useElement();
+  const [busy, setBusy] = useState(false);
+  if (typeof window === 'undefined' || !window.PublicKeyCredential) return null;
+  const start = async () => {
+    setBusy(true);
+    try {
+      const typed = emailSchema.safeParse(email);
+      const response = await signInWithPasskey(typed.success ? typed.data : undefined);
+      emit(host, 'twofold-signed-in', { user: response.me, redirect: destination });
+      startSession(response, destination);
+    } catch (error) {
+      // The browser's own refusal (the user cancelled, or no passkey answered in time).
+      const cancelled =
+        error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');
+      toast({
+        title: loginTexts.loginFailed,
+        description: cancelled ? loginTexts.passkeyCancelled : loginFailure(error),
+        variant: 'destructive',
+      });
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="login__passkey">
+      <p className="login__or" aria-hidden="true">
+        <span>{loginTexts.or}</span>
+      </p>
+      <Button variant="secondary" block disabled={busy} onClick={() => void start()} part="passkey-button">
+        {busy ? 'Waiting for your passkey...' : loginTexts.passkey}
+      </Button>
+      <p className="muted login__hint">{loginTexts.passkeyHint}</p>
+    </div>
+  );
+}
+
+/** Where single sign-on comes back: exchange the one-time token for a session, open the organization. */
+function SsoLanding({ token, onBack }: { token: string; onBack: () => void }) {
+  const { host } = useElement();
+  const [failure, setFailure] = useState<string | null>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    // The token works once: keep it out of the address bar, history and bookmarks.
+    stripQueryParams('sso');
+    completeSso(token)
+      .then((response) => {
+        if (response.organization_id !== null)
+          writeStored(storageKeys.currentOrganizationId, String(response.organization_id));
+        const destination = safeRedirect(response.redirect);
+        emit(host, 'twofold-signed-in', { user: response.me, redirect: destination });
+        startSession(response, destination);
+      })
+      .catch((error: unknown) => setFailure(errorMessage(error)));
+  }, [token, host]);
+
+  if (!failure) {
+    return (
+      <div className="card login" part="card">
+        <Spinner label={loginTexts.ssoSigningIn} />
+        <p className="muted">{loginTexts.ssoSigningIn}</p>
+      </div>
+    );
+  }
+  return (
+    <div className="card login" part="card">
+      <div className="login__state" role="alert">
+        <h1 className="card__title">{loginTexts.ssoFailedTitle}</h1>
+        <p>{failure}</p>
+      </div>
+      <Button variant="secondary" onClick={onBack}>
+        Back to Sign In
+      </Button>
+    </div>
   );
 }
 
@@ -320,7 +483,12 @@ function MagicLinkForm({ destination }: { destination: string }) {
       await otp({ email: parsed.data, redirect: destination });
       toast({ title: loginTexts.magicCreated, description: 'Check your email for your sign-in link.' });
       setState('sent');
-    } catch {
+    } catch (error) {
+      // Where the organization requires single sign-on the server says so; that is not "no user".
+      if (error instanceof ApiError && error.status === 403 && error.fromServer) {
+        toast({ title: loginTexts.requestFailedTitle, description: error.message, variant: 'destructive' });
+        return;
+      }
       // spec: "an error or an unknown user leads to the no-user screen".
       setState('not-found');
     } finally {

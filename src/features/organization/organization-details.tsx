@@ -37,6 +37,7 @@ import {
   validatePatch,
 } from './organization-form.ts';
 import { SettingsTab } from './settings-tab.tsx';
+import { SsoTab } from './sso-tab.tsx';
 import { UsersTab } from './users-tab.tsx';
 
 /** spec (part 1, section 8, Organization, users, integrations), word for word. */
@@ -186,6 +187,7 @@ function DetailsForm({
     address: <AddressTab {...tabProps} />,
     categories: <CategoriesTab {...tabProps} />,
     users: <UsersTab organization={organization} level={level} />,
+    sso: <SsoTab organization={organization} />,
     files: <FilesTab organization={organization} level={level} />,
     settings: <SettingsTab {...tabProps} />,
   };
@@ -223,9 +225,12 @@ function DetailsForm({
       ) : null}
       <Tabs
         label="Organization details"
-        selected={selected}
+        selected={selected === 'sso' && !can(level, 'users.manage') ? 'basic' : selected}
         onSelect={select}
-        tabs={organizationTabs.map((t) => ({ id: t.id, label: t.label, content: content[t.id] }))}
+        tabs={organizationTabs
+          // Single sign-on decides who may join: admins only (the server refuses the rest).
+          .filter((t) => t.id !== 'sso' || can(level, 'users.manage'))
+          .map((t) => ({ id: t.id, label: t.label, content: content[t.id] }))}
       />
     </div>
   );

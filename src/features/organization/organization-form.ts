@@ -14,6 +14,7 @@ export const organizationTabs = [
   { id: 'address', label: 'Address' },
   { id: 'categories', label: 'Categories' },
   { id: 'users', label: 'Users' },
+  { id: 'sso', label: 'Single sign-on' },
   { id: 'files', label: 'Files' },
   { id: 'settings', label: 'Settings' },
 ] as const;
