@@ -1056,6 +1056,7 @@ async function snapshot(orgId: number) {
     table(
       sql`select d.*, (select json_agg(k.selector order by k.id) from sending_domain_keys k where k.sending_domain_id = d.id) as keys from sending_domains d where organization_id = ${orgId}`,
     ),
+    table(
       sql`select id, provider_name, issuer, client_id, default_level, join_mode, require_sso from sso_connections where organization_id = ${orgId}`,
     ),
     table(
