@@ -92,7 +92,7 @@ export function appEnv(host: Host): NodeJS.ProcessEnv {
     RATE_LIMIT_PER_EMAIL: '100000',
     API_RATE_LIMIT_PER_MINUTE: '100000',
     // Short leases and polls, so the survivor takes over a dead host's work within the run.
-    MAIL_POLL_MS: '200',
+    MAIL_POLL_MS: '100',
     MAIL_LEASE_MS: '8000',
     SHUTDOWN_TIMEOUT_MS: '20000',
   };

@@ -104,7 +104,7 @@ export async function runScenarios(ctx: ScenarioContext): Promise<number> {
   );
   const traffic = startTraffic(ctx.lbUrl, token, {
     readers: 4,
-    importRows: 120,
+    importRows: 40,
     imports: true,
     verifies: true,
     runId: 'kill',
@@ -187,7 +187,7 @@ export async function runScenarios(ctx: ScenarioContext): Promise<number> {
   const killedImports = traffic.imports.filter((i) => i.start <= killedAt && i.end >= killedAt);
   check(
     partial === 0 && answeredWithout === 0,
-    `${traffic.imports.length} imports of 60 rows (${killedImports.length} in flight at the kill, answered ${killedImports.map((i) => i.status).join(', ') || '-'}): ${partial} half-written, ${answeredWithout} answered 200 without their rows`,
+    `${traffic.imports.length} imports of 40 rows (${killedImports.length} in flight at the kill, answered ${killedImports.map((i) => i.status).join(', ') || '-'}): ${partial} half-written, ${answeredWithout} answered 200 without their rows`,
   );
 
   // The survivor sends what the dead host had claimed once its lease runs out.

@@ -178,6 +178,8 @@ export function startTraffic(
         start,
         end: performance.now(),
       });
+      // A staff member's pace: an upload every second or so, not back to back.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
 
