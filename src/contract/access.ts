@@ -41,6 +41,7 @@ export const capabilities = {
   'keys.manage': 'admin',
   'webhooks.manage': 'admin',
   'billing.manage': 'admin',
+  'audit.view': 'admin',
 } as const satisfies Record<string, PermissionLevel>;
 export type Capability = keyof typeof capabilities;
 
