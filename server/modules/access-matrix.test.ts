@@ -661,6 +661,18 @@ const samples: Record<string, Sample> = {
       return { path: `/api/reports/${report}/download`, linkData: { report, format: 'csv' } };
     },
   },
+  'get /api/organization/:id/audit-events': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/audit-events?limit=5` }),
+  },
+  'get /api/organization/:id/audit-events/csv-token': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/audit-events/csv-token?kind=api_key.created` }),
+  },
+  'get /api/organization/:id/audit-events/csv': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/audit-events/csv`, linkData: { audit: {} } }),
+  },
   'get /api/organization/:id/campaigns': {
     level: 'read',
     request: async (id) => ({ path: `/api/organization/${id}/campaigns` }),
@@ -905,6 +917,8 @@ async function snapshot(orgId: number) {
     table(sql`select * from email_templates where organization_id = ${orgId} and version > 0 order by id`),
     table(sql`select * from reports where organization_id = ${orgId} order by id`),
     table(sql`select * from campaigns where organization_id = ${orgId} order by id`),
+    // A refused call records nothing either.
+    table(sql`select count(*) from audit_events`),
   ]);
 }
 

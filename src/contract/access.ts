@@ -41,7 +41,6 @@ export const capabilities = {
   'keys.manage': 'admin',
   'webhooks.manage': 'admin',
   'billing.manage': 'admin',
-  'audit.view': 'admin',
 } as const satisfies Record<string, PermissionLevel>;
 export type Capability = keyof typeof capabilities;
 
