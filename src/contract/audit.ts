@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { queryId, realDay } from './fields.ts';
+import { maxInt32, realDay } from './fields.ts';
 
 /**
  * The audit log's kinds of event (issue #24), each with the words the log screen and its CSV
@@ -72,7 +72,12 @@ const day = realDay('Expected a real date (YYYY-MM-DD)');
  * a kind, and inclusive days (UTC) from and to. The list also takes the cursor of its next page.
  */
 export const AuditFilters = z.object({
-  person: z.optional(queryId('person must be a user id')),
+  person: z.optional(
+    z.string().check(
+      z.regex(/^[0-9]{1,10}$/, 'person must be a user id'),
+      z.refine((s) => Number(s) >= 1 && Number(s) <= maxInt32, 'person must be a user id'),
+    ),
+  ),
   kind: z.optional(z.string().check(z.refine(isAuditKind, auditMessages.badKind))),
   from: z.optional(day),
   to: z.optional(day),

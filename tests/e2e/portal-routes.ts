@@ -59,6 +59,12 @@ export const portalRoutes: readonly PortalRoute[] = [
     signedIn: true,
     ready: 'Settings',
   },
+  {
+    name: 'organization-audit',
+    path: '/portal/organization-details?tab=audit',
+    signedIn: true,
+    ready: 'can never be changed or deleted',
+  },
   { name: 'reports', path: '/portal/reports', signedIn: true, ready: 'My Reports' },
   { name: 'campaigns', path: '/portal/campaigns', signedIn: true, ready: /Match Ratio/ },
   { name: 'email-templates', path: '/portal/email-templates', signedIn: true, ready: 'CSR vendor portal' },

@@ -3,6 +3,7 @@ import { type Dispatch, type ReactNode, type SetStateAction, useEffect, useRef, 
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { updateOrganization } from '../../api/organization-changes.ts';
 import {
+  atLeast,
   can,
   categories,
   countries,
@@ -23,6 +24,7 @@ import { Button } from '../../ui/button.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { queryParam } from '../common.ts';
+import { AuditTab } from './audit-tab.tsx';
 import { Section, SelectField, TextAreaField, TextField } from './fields.tsx';
 import { FilesTab } from './files-tab.tsx';
 import {
@@ -102,7 +104,11 @@ function DetailsForm({
   level: EffectiveLevel;
   tab: string | undefined;
 }) {
-  const [selected, setSelected] = useState<OrganizationTab>(() => tabFromQuery(tab ?? queryParam('tab')));
+  const [chosen, setSelected] = useState<OrganizationTab>(() => tabFromQuery(tab ?? queryParam('tab')));
+  // The audit log is the admins' (the server refuses anyone else): others never see its tab.
+  const mayAudit = atLeast(level, 'admin');
+  const selected: OrganizationTab = chosen === 'audit' && !mayAudit ? 'basic' : chosen;
+  const tabs = organizationTabs.filter((t) => t.id !== 'audit' || mayAudit);
   const [form, setForm] = useState(() => formFromOrganization(organization));
   const [errors, setErrors] = useState<FormErrors>({});
   const [saving, setSaving] = useState(false);
@@ -188,6 +194,7 @@ function DetailsForm({
     users: <UsersTab organization={organization} level={level} />,
     files: <FilesTab organization={organization} level={level} />,
     settings: <SettingsTab {...tabProps} />,
+    audit: mayAudit ? <AuditTab organization={organization} /> : null,
   };
 
   return (
@@ -225,7 +232,7 @@ function DetailsForm({
         label="Organization details"
         selected={selected}
         onSelect={select}
-        tabs={organizationTabs.map((t) => ({ id: t.id, label: t.label, content: content[t.id] }))}
+        tabs={tabs.map((t) => ({ id: t.id, label: t.label, content: content[t.id] }))}
       />
     </div>
   );
