@@ -8,7 +8,7 @@ import {
   auditKinds,
   auditMessages,
 } from '../../contract/audit.ts';
-import type { Organization } from '../../contract/index.ts';
+import { noName, type Organization } from '../../contract/index.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { Section, SelectField, TextField } from './fields.tsx';
@@ -155,7 +155,7 @@ export function AuditTab({ organization }: { organization: Organization }) {
     .filter((u) => !u.pending)
     .map((u) => ({
       value: String(u.id),
-      label: u.name && u.name !== u.email ? `${u.name} (${u.email})` : u.email,
+      label: u.name && u.name !== noName && u.name !== u.email ? `${u.name} (${u.email})` : u.email,
     }));
   const filtered = Object.keys(filters).length > 0;
 
