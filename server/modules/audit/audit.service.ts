@@ -80,9 +80,14 @@ function filterConditions(filters: AuditFilters): SQL[] {
 /** Which entries the organization's log holds, as separate conditions (each one an index's range). */
 function scopeBranches(scope: AuditScope): SQL[] {
   const platform = arrayParam(platformAuditKinds, 'text');
+  const members = sql`(select user_id from permissions where org_id = ${scope.orgId})`;
+  const account = sql`organization_id is null and kind <> all(${platform})`;
+  // The person an account-wide entry is about is its subject, else its actor: two branches, so
+  // each reads its own index (subject's, actor's) for the members rather than every account event.
   const branches = [
     sql`organization_id = ${scope.orgId}`,
-    sql`organization_id is null and kind <> all(${platform}) and coalesce(subject_user_id, actor_user_id) in (select user_id from permissions where org_id = ${scope.orgId})`,
+    sql`${account} and subject_user_id in ${members}`,
+    sql`${account} and subject_user_id is null and actor_user_id in ${members}`,
   ];
   if (scope.superUser) branches.push(sql`organization_id is null and kind = any(${platform})`);
   return branches;
