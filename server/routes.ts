@@ -1,5 +1,6 @@
 import { openApiDocument } from './http/openapi.ts';
 import { type AnyRoute, defineRoute } from './http/route.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
@@ -75,6 +76,7 @@ export const routes: readonly AnyRoute[] = [
   ...systemRoutes,
   ...apiKeysRoutes,
   ...webhooksRoutes,
+  ...auditRoutes,
   ...publicApiRoutes,
   ...publicApiDocsRoutes,
   openApiRoute,

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { categories as catalogue } from '../../src/contract/categories.ts';
 import { createTestDatabase } from '../testing.ts';
-import { categories, organizationCategories, organizations, permissions, users } from './schema.ts';
+import {
+  auditEvents,
+  categories,
+  organizationCategories,
+  organizations,
+  permissions,
+  users,
+} from './schema.ts';
 import { seedDemo } from './seed.ts';
 
 describe('seedDemo', () => {
@@ -17,6 +24,8 @@ describe('seedDemo', () => {
         users: await database.db.select().from(users).orderBy(users.id),
         permissions: await database.db.select().from(permissions).orderBy(permissions.id),
         organizationCategories: await database.db.select().from(organizationCategories),
+        // Each demo grant is recorded once, when it is made.
+        auditEvents: await database.db.select().from(auditEvents).orderBy(auditEvents.id),
       });
       const before = await snapshot();
       await seedDemo(database.db);

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { PermissionLevel } from '../../src/contract/access.ts';
 import { categories as catalogue } from '../../src/contract/categories.ts';
+import { recordAudit } from '../modules/audit/audit.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import type { Db, Tx } from './client.ts';
 import {
@@ -218,10 +219,21 @@ export async function seedDemo(db: Db): Promise<void> {
       const orgId = ids.get(grant.organization);
       if (userId === undefined || orgId === undefined)
         throw new Error(`demo grant ${grant.email} has no target`);
-      await tx
+      const [granted] = await tx
         .insert(permissions)
         .values({ org_id: orgId, user_id: userId, level: grant.level })
-        .onConflictDoNothing();
+        .onConflictDoNothing()
+        .returning({ id: permissions.id });
+      // The demo's first audit entries: each access it grants, so the log is not empty in a demo.
+      if (granted)
+        await recordAudit(tx, {
+          kind: 'permission.granted',
+          organizationId: orgId,
+          actor: { kind: 'system', label: 'Demo data' },
+          subjectUserId: userId,
+          summary: `Gave ${grant.email} ${grant.level} access`,
+          details: { email: grant.email, level: grant.level, demo: true },
+        });
     }
   });
 }

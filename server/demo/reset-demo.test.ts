@@ -5,7 +5,8 @@ import { count } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.ts';
 import { DataDirInUseError, lockFileName } from '../db/data-dir-lock.ts';
-import { donations, organizations } from '../db/schema.ts';
+import { auditEvents, donations, organizations } from '../db/schema.ts';
+import { recordAudit } from '../modules/audit/audit.ts';
 import { testDb } from '../testing.ts';
 import { ResetDemoError, resetDemo } from './reset-demo.ts';
 
@@ -17,7 +18,8 @@ async function counts() {
   try {
     const [orgs] = await database.db.select({ n: count() }).from(organizations);
     const [matches] = await database.db.select({ n: count() }).from(donations);
-    return { organizations: orgs?.n ?? 0, matches: matches?.n ?? 0, db: database };
+    const [entries] = await database.db.select({ n: count() }).from(auditEvents);
+    return { organizations: orgs?.n ?? 0, matches: matches?.n ?? 0, audit: entries?.n ?? 0, db: database };
   } catch (error) {
     await database.close();
     throw error;
@@ -35,6 +37,14 @@ describe('npm run reset-demo', () => {
       expect(fresh.matches).toBeGreaterThan(0);
       // A day of use: a new organization, and an uploaded file.
       await fresh.db.db.insert(organizations).values({ name: 'Added After The Demo' });
+      // And an audit entry, which nothing may delete: the reset starts a new database instead.
+      expect(fresh.audit).toBeGreaterThan(0);
+      await recordAudit(fresh.db.db, {
+        kind: 'webhook.created',
+        organizationId: null,
+        actor: { kind: 'system' },
+        summary: 'made after the demo',
+      });
       await fresh.db.close();
       mkdirSync(path.join(dataDir, 'files'), { recursive: true });
       writeFileSync(path.join(dataDir, 'files', 'logo.png'), 'png');
@@ -42,7 +52,11 @@ describe('npm run reset-demo', () => {
       await resetDemo({ dataDir, databaseUrl: undefined });
       const again = await counts();
       await again.db.close();
-      expect(again).toMatchObject({ organizations: fresh.organizations, matches: fresh.matches });
+      expect(again).toMatchObject({
+        organizations: fresh.organizations,
+        matches: fresh.matches,
+        audit: fresh.audit,
+      });
       expect(existsSync(path.join(dataDir, 'files', 'logo.png'))).toBe(false);
       expect(readFileSync(path.join(dataDir, 'jwt-secret'), 'utf8')).toBe(
         'a-secret-that-stays-the-same-after-reset',

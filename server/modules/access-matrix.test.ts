@@ -694,6 +694,18 @@ const samples: Record<string, Sample> = {
       return { path: `/api/reports/${report}/download`, linkData: { report, format: 'csv' } };
     },
   },
+  'get /api/organization/:id/audit-events': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/audit-events?limit=5` }),
+  },
+  'get /api/organization/:id/audit-events/csv-token': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/audit-events/csv-token?kind=api_key.created` }),
+  },
+  'get /api/organization/:id/audit-events/csv': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/audit-events/csv`, linkData: { audit: {} } }),
+  },
   'get /api/organization/:id/campaigns': {
     level: 'read',
     request: async (id) => ({ path: `/api/organization/${id}/campaigns` }),
@@ -1063,6 +1075,8 @@ async function snapshot(orgId: number) {
       sql`select d.domain from sso_domains d join sso_connections c on c.id = d.connection_id where c.organization_id = ${orgId} order by d.domain`,
     ),
     table(sql`select * from sso_join_requests where organization_id = ${orgId} order by id`),
+    // A refused call records nothing either.
+    table(sql`select count(*) from audit_events`),
   ]);
 }
 

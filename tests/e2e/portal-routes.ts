@@ -65,6 +65,12 @@ export const portalRoutes: readonly PortalRoute[] = [
     signedIn: true,
     ready: 'Email domains',
   },
+  {
+    name: 'organization-audit',
+    path: '/portal/organization-details?tab=audit',
+    signedIn: true,
+    ready: 'can never be changed or deleted',
+  },
   { name: 'account', path: '/portal/account', signedIn: true, ready: 'Add a passkey' },
   { name: 'reports', path: '/portal/reports', signedIn: true, ready: 'My Reports' },
   { name: 'campaigns', path: '/portal/campaigns', signedIn: true, ready: /Match Ratio/ },

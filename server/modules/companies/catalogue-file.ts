@@ -5,6 +5,7 @@ import { CompanyProgramme, programmeProblem } from '../../../src/contract/compan
 import type { Db, Queryable, Tx } from '../../db/client.ts';
 import { companies, companyAliases, companyChanges, companyDomains } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
+import { type AuditBy, recordBy } from '../audit/audit.ts';
 import { readTable } from '../donations/import-parse.ts';
 import { isFreeMailDomain } from '../employers/identify.ts';
 
@@ -202,7 +203,12 @@ export type CatalogueImportResult = {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Imports a catalogue file: all rows valid, then all written in one transaction; else nothing. */
-export async function importCatalogue(db: Db, userId: number, file: File): Promise<CatalogueImportResult> {
+export async function importCatalogue(
+  db: Db,
+  userId: number,
+  file: File,
+  by: AuditBy,
+): Promise<CatalogueImportResult> {
   const { planned, errors } = planRows({ name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) });
   if (errors.length) throw new CatalogueFileError(errors);
   return db.transaction(async (tx) => {
@@ -326,6 +332,13 @@ export async function importCatalogue(db: Db, userId: number, file: File): Promi
       .then((r) => (r as unknown as { rows: { name: string }[] }).rows);
     if (nested)
       throw new HttpError(400, `${nested.name}'s parent is itself a subsidiary: parents are one level deep`);
+    // The whole import is one catalogue edit (no organization: see recordCatalogueEdit).
+    await recordBy(tx, by, {
+      kind: 'catalogue.edited',
+      organizationId: null,
+      summary: `Imported the company catalogue from ${file.name.slice(0, 200)}: ${created} created, ${updated} updated`,
+      details: { file: file.name.slice(0, 200), created, updated, unchanged },
+    });
     return { message: 'Catalogue imported', created, updated, unchanged, errors: [] };
   });
 }

@@ -13,6 +13,7 @@ import {
 import { PublicCompany, PublicCompanySearchResponse } from '../../../src/contract/company-lookup.ts';
 import { IdParams } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
+import { auditBy } from '../audit/audit.ts';
 import { exportCatalogue, importCatalogue } from './catalogue-file.ts';
 import { searchCompanyNames } from './companies.service.ts';
 import * as programme from './company-programme.service.ts';
@@ -83,7 +84,7 @@ export const companiesRoutes = [
       403: error('Super users only'),
       404: error('Company with id {id} not found'),
     },
-    handler: ({ deps, params, body, user }) => programme.saveCompany(deps.db, params.id, body, user.id),
+    handler: (ctx) => programme.saveCompany(ctx.deps.db, ctx.params.id, ctx.body, ctx.user.id, auditBy(ctx)),
   }),
   defineRoute({
     method: 'post',
@@ -128,8 +129,8 @@ export const companiesRoutes = [
       404: error('Suggestion with id {id} not found'),
       409: error('This suggestion has already been reviewed.'),
     },
-    handler: ({ deps, params, body, user }) =>
-      programme.acceptSuggestion(deps.db, params.id, user.id, body.note),
+    handler: (ctx) =>
+      programme.acceptSuggestion(ctx.deps.db, ctx.params.id, ctx.user.id, ctx.body.note, auditBy(ctx)),
   }),
   defineRoute({
     method: 'post',
@@ -220,6 +221,6 @@ export const companiesRoutes = [
       },
       400: error('Nothing was imported: the rows with problems, each named'),
     },
-    handler: ({ deps, body, user }) => importCatalogue(deps.db, user.id, body.file),
+    handler: (ctx) => importCatalogue(ctx.deps.db, ctx.user.id, ctx.body.file, auditBy(ctx)),
   }),
 ];

@@ -29,6 +29,7 @@ import {
   users,
 } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
+import { type AuditBy, recordBy } from '../audit/audit.ts';
 import { isFreeMailDomain } from '../employers/identify.ts';
 
 export const programmeMessages = {
@@ -297,13 +298,44 @@ async function checkWritings(tx: Queryable, companyId: number, p: CompanyProgram
 }
 
 /** A super user's save of the whole programme (the route allows super users only). */
+/**
+ * A catalogue edit in the audit log: recorded with no organization (the catalogue is every
+ * organization's), so super users see it in any organization's log and admins never do.
+ */
+async function recordCatalogueEdit(
+  tx: Queryable,
+  by: AuditBy,
+  companyId: number,
+  changes: CompanyFieldChange[],
+  suggestionId: number | null,
+): Promise<void> {
+  if (changes.length === 0) return;
+  const [company] = await tx
+    .select({ name: companies.name })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  const fields = changes.map((c) => c.field);
+  const how = suggestionId === null ? 'Edited' : 'Accepted a suggested correction to';
+  await recordBy(tx, by, {
+    kind: 'catalogue.edited',
+    organizationId: null,
+    summary: `${how} ${company?.name ?? `company ${companyId}`}: ${fields.join(', ')}`,
+    details: { company_id: companyId, company: company?.name ?? null, fields, suggestion_id: suggestionId },
+  });
+}
+
 export async function saveCompany(
   db: Db,
   id: number,
   programme: CompanyProgramme,
   userId: number,
+  by: AuditBy,
 ): Promise<CompanyWithHistory & { message: string }> {
-  const changes = await db.transaction((tx) => applyChange(tx, id, programme, userId, null));
+  const changes = await db.transaction(async (tx) => {
+    const made = await applyChange(tx, id, programme, userId, null);
+    await recordCatalogueEdit(tx, by, id, made, null);
+    return made;
+  });
   return {
     ...(await companyWithHistory(db, id)),
     message: changes.length ? programmeMessages.saved : programmeMessages.unchanged,
@@ -381,10 +413,18 @@ export async function acceptSuggestion(
   id: number,
   reviewerId: number,
   note: string | null | undefined,
+  by: AuditBy,
 ): Promise<{ message: string }> {
   await db.transaction(async (tx) => {
     const row = await lockPending(tx, id);
-    await applyChange(tx, row.company_id, row.proposed as Partial<CompanyProgramme>, reviewerId, row.id);
+    const changes = await applyChange(
+      tx,
+      row.company_id,
+      row.proposed as Partial<CompanyProgramme>,
+      reviewerId,
+      row.id,
+    );
+    await recordCatalogueEdit(tx, by, row.company_id, changes, row.id);
     await closeSuggestion(tx, id, 'accepted', reviewerId, note);
   });
   return { message: programmeMessages.accepted };

@@ -12,6 +12,7 @@ import { reportFormats } from '../../../src/contract/reports.ts';
 import { HttpError } from '../../http/errors.ts';
 import { IdParams, orgFromIdParam } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
+import { auditBy } from '../audit/audit.ts';
 import { currentPacket } from '../esign/esign.service.ts';
 import { reportLink } from '../reports/reports.service.ts';
 import { donationOrganization } from './donations.service.ts';
@@ -126,7 +127,7 @@ export const donationsIoRoutes = [
       403: error('The link is for another organization, or its user may no longer read it'),
       404: error('Organization with id {id} not found (its user has lost access)'),
     },
-    handler: ({ deps, params, token }) => csvDownload(deps.db, params.id, token),
+    handler: (ctx) => csvDownload(ctx.deps.db, ctx.params.id, ctx.token, auditBy(ctx)),
   }),
   // spec: "GET /donation/{id}/esign/download (binary)" (no /api prefix); the portal calls the
   // /api form with its bearer token.

@@ -12,6 +12,7 @@ import { streamCopyCsv } from '../../db/copy-csv.ts';
 import { campaigns, companies, donations, donors, organizations } from '../../db/schema.ts';
 import { attachment } from '../../http/attachment.ts';
 import { HttpError } from '../../http/errors.ts';
+import { type AuditBy, recordBy } from '../audit/audit.ts';
 import { csvTokenLifetimeSeconds, signToken, type VerifiedToken } from '../auth/tokens.ts';
 import { donationFilterConditions, donationTotal, sortColumns } from './donations.service.ts';
 
@@ -327,12 +328,26 @@ export function csvFileName(orgId: number, now = new Date()): string {
  * (a 'csv-link' token for this organization whose user still reads it); its data holds the
  * list's filters as they were when the link was made.
  */
-export async function csvDownload(db: Db, orgId: number, link: VerifiedToken | undefined): Promise<Response> {
+export async function csvDownload(
+  db: Db,
+  orgId: number,
+  link: VerifiedToken | undefined,
+  by: AuditBy,
+): Promise<Response> {
   const parsed = z.safeParse(DonationListQuery, link?.data.filters);
   if (!parsed.success) throw new HttpError(401, csvMessages.expired);
   const filters = parsed.data;
   // The filters are checked (dates, amounts) before the first byte is sent, so a bad one is a 400.
-  await donationFilterConditions(db, orgId, filters);
+  const { base, orgIds } = await donationFilterConditions(db, orgId, filters);
+  // The audit log says who took which matches out: the filters and how many rows they selected
+  // as the download started (the list's own total).
+  const rows = await donationTotal(db, orgIds, filters, base);
+  await recordBy(db, by, {
+    kind: 'export.donations',
+    organizationId: orgId,
+    summary: `Exported ${rows} ${rows === 1 ? 'match' : 'matches'} as CSV`,
+    details: { format: 'csv', rows, filters },
+  });
   return new Response(exportDonationsCsv(db, orgId, filters), {
     headers: {
       'content-type': 'text/csv; charset=utf-8',

@@ -3,6 +3,7 @@ import { MessageResponse } from '../../../src/contract/auth.ts';
 import { ApiKeyCreated, ApiKeyIssued, ApiKeyList, ApiKeyRename } from '../../../src/contract/integrations.ts';
 import { IdParams, idSegment, orgFromIdParam } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
+import { auditBy } from '../audit/audit.ts';
 import * as keys from './api-keys.service.ts';
 
 const error = (description: string) => ({ description, schema: MessageResponse });
@@ -30,9 +31,9 @@ export const apiKeysRoutes = [
     tags,
     params: IdParams,
     responses: { 200: { description: 'The key; secret only when it was created now', schema: ApiKeyIssued } },
-    handler: async ({ deps, params, user, c }) => {
-      c.header('Cache-Control', 'no-store');
-      return keys.currentApiKey(deps.db, params.id, user.id);
+    handler: async (ctx) => {
+      ctx.c.header('Cache-Control', 'no-store');
+      return keys.currentApiKey(ctx.deps.db, ctx.params.id, ctx.user.id, auditBy(ctx));
     },
   }),
   defineRoute({
@@ -46,9 +47,9 @@ export const apiKeysRoutes = [
       200: { description: 'The new key, whole', schema: ApiKeyCreated },
       400: error('Too many keys'),
     },
-    handler: async ({ deps, params, user, c }) => {
-      c.header('Cache-Control', 'no-store');
-      return keys.createApiKey(deps.db, params.id, user.id);
+    handler: async (ctx) => {
+      ctx.c.header('Cache-Control', 'no-store');
+      return keys.createApiKey(ctx.deps.db, ctx.params.id, ctx.user.id, auditBy(ctx));
     },
   }),
   defineRoute({
@@ -70,6 +71,6 @@ export const apiKeysRoutes = [
     tags,
     params: KeyParams,
     responses: { 200: { description: 'Deleted', schema: MessageResponse }, 404: error('API key not found') },
-    handler: ({ deps, params }) => keys.revokeApiKey(deps.db, params.id, params.keyId),
+    handler: (ctx) => keys.revokeApiKey(ctx.deps.db, ctx.params.id, ctx.params.keyId, auditBy(ctx)),
   }),
 ];

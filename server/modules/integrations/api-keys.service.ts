@@ -12,6 +12,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { apiKeys } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { ApiKeyCaller } from '../../http/route.ts';
+import { type AuditBy, recordBy } from '../audit/audit.ts';
 
 /** Every key starts with this, so a leaked one is recognisable (secret scanners match on it). */
 const keyPrefix = 'tf_';
@@ -55,7 +56,12 @@ export async function listApiKeys(db: Queryable, orgId: number): Promise<ApiKeyL
  * the newest one's record: keys are stored hashed, so its whole value can never be shown again
  * (and a page reload must not mint keys). With none, creates the first, whole, once.
  */
-export async function currentApiKey(db: Db, orgId: number, userId: number): Promise<ApiKeyIssued> {
+export async function currentApiKey(
+  db: Db,
+  orgId: number,
+  userId: number,
+  by: AuditBy,
+): Promise<ApiKeyIssued> {
   return db.transaction(async (tx) => {
     await tx.execute(sqlLock(orgId));
     const [newest] = await tx
@@ -65,7 +71,7 @@ export async function currentApiKey(db: Db, orgId: number, userId: number): Prom
       .orderBy(desc(apiKeys.id))
       .limit(1);
     if (newest) return { api_key: toApiKey(newest) };
-    return insertKey(tx, orgId, userId);
+    return insertKey(tx, orgId, userId, by);
   });
 }
 
@@ -73,7 +79,12 @@ export async function currentApiKey(db: Db, orgId: number, userId: number): Prom
  * `POST /api/organization/{id}/api-key`: the explicit "create a new key". This answer is the only
  * place the new key's whole value appears.
  */
-export async function createApiKey(db: Db, orgId: number, userId: number): Promise<ApiKeyCreated> {
+export async function createApiKey(
+  db: Db,
+  orgId: number,
+  userId: number,
+  by: AuditBy,
+): Promise<ApiKeyCreated> {
   return db.transaction(async (tx) => {
     // Serialises concurrent creations for one organization, so the cap holds.
     await tx.execute(sqlLock(orgId));
@@ -83,11 +94,11 @@ export async function createApiKey(db: Db, orgId: number, userId: number): Promi
       .where(and(eq(apiKeys.organization_id, orgId), isNull(apiKeys.revoked_at)));
     if ((live?.n ?? 0) >= maxApiKeysPerOrganization)
       throw new HttpError(400, integrationMessages.tooManyKeys);
-    return insertKey(tx, orgId, userId);
+    return insertKey(tx, orgId, userId, by);
   });
 }
 
-async function insertKey(tx: Queryable, orgId: number, userId: number): Promise<ApiKeyCreated> {
+async function insertKey(tx: Queryable, orgId: number, userId: number, by: AuditBy): Promise<ApiKeyCreated> {
   const secret = `${keyPrefix}${randomBytes(32).toString('base64url')}`;
   const [row] = await tx
     .insert(apiKeys)
@@ -99,6 +110,13 @@ async function insertKey(tx: Queryable, orgId: number, userId: number): Promise<
     })
     .returning();
   if (!row) throw new Error('api key insert returned nothing');
+  // The entry names the key by its shown prefix only, never its secret.
+  await recordBy(tx, by, {
+    kind: 'api_key.created',
+    organizationId: orgId,
+    summary: `Created API key ${row.prefix}…`,
+    details: { key_id: row.id, prefix: row.prefix },
+  });
   return { api_key: { ...toApiKey(row), secret } };
 }
 
@@ -124,10 +142,19 @@ export async function renameApiKey(db: Queryable, orgId: number, keyId: number, 
 }
 
 /** spec: "DELETE /api/organization/{id}/api-key/{keyId}". The key stops working at once. */
-export async function revokeApiKey(db: Queryable, orgId: number, keyId: number) {
-  await liveKey(db, orgId, keyId);
-  await db.update(apiKeys).set({ revoked_at: new Date() }).where(eq(apiKeys.id, keyId));
-  return { message: integrationMessages.keyDeleted };
+export async function revokeApiKey(db: Db, orgId: number, keyId: number, by: AuditBy) {
+  return db.transaction(async (tx) => {
+    const key = await liveKey(tx, orgId, keyId);
+    await tx.update(apiKeys).set({ revoked_at: new Date() }).where(eq(apiKeys.id, keyId));
+    const named = key.name ? ` (${key.name})` : '';
+    await recordBy(tx, by, {
+      kind: 'api_key.revoked',
+      organizationId: orgId,
+      summary: `Removed API key ${key.prefix}…${named}`,
+      details: { key_id: key.id, prefix: key.prefix, name: key.name },
+    });
+    return { message: integrationMessages.keyDeleted };
+  });
 }
 
 /**

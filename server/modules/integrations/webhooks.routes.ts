@@ -8,6 +8,7 @@ import {
 } from '../../../src/contract/integrations.ts';
 import { IdParams, idSegment, orgFromIdParam } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
+import { auditBy } from '../audit/audit.ts';
 import * as hooks from './webhooks.service.ts';
 
 const error = (description: string) => ({ description, schema: MessageResponse });
@@ -42,7 +43,7 @@ export const webhooksRoutes = [
     params: IdParams,
     successStatus: 201,
     responses: { 201: { description: 'The webhooks', schema: WebhookList }, 400: error('Too many webhooks') },
-    handler: ({ deps, params }) => hooks.createWebhook(deps.db, params.id),
+    handler: (ctx) => hooks.createWebhook(ctx.deps.db, ctx.params.id, auditBy(ctx)),
   }),
   defineRoute({
     method: 'put',
@@ -63,7 +64,7 @@ export const webhooksRoutes = [
     tags,
     params: IdParams,
     responses: { 200: { description: 'The webhooks', schema: WebhookList }, 404: error('Webhook not found') },
-    handler: ({ deps, params }) => hooks.removeWebhook(deps.db, params.id),
+    handler: (ctx) => hooks.removeWebhook(ctx.deps.db, ctx.params.id, auditBy(ctx)),
   }),
   defineRoute({
     method: 'get',

@@ -12,6 +12,7 @@ import {
 import type { Db, Queryable } from '../../db/client.ts';
 import { webhookAttempts, webhookDeliveries, webhooks } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
+import { type AuditBy, recordBy } from '../audit/audit.ts';
 import { deliveryLifetimeMs, newMessageId, testPayload } from './webhook-events.ts';
 
 const maxWebhooksPerOrganization = 20;
@@ -48,7 +49,7 @@ export async function listWebhooks(db: Queryable, orgId: number): Promise<Webhoo
  * URL (nothing is sent until one is set), listening for status changes, with a random bearer
  * token and signing secret.
  */
-export async function createWebhook(db: Db, orgId: number): Promise<WebhookList> {
+export async function createWebhook(db: Db, orgId: number, by: AuditBy): Promise<WebhookList> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${0x776862}, ${orgId})`);
     const [existing] = await tx
@@ -57,10 +58,20 @@ export async function createWebhook(db: Db, orgId: number): Promise<WebhookList>
       .where(eq(webhooks.organization_id, orgId));
     if ((existing?.n ?? 0) >= maxWebhooksPerOrganization)
       throw new HttpError(400, integrationMessages.tooManyWebhooks);
-    await tx.insert(webhooks).values({
-      organization_id: orgId,
-      token: randomBytes(24).toString('base64url'),
-      secret: newSigningSecret(),
+    const [created] = await tx
+      .insert(webhooks)
+      .values({
+        organization_id: orgId,
+        token: randomBytes(24).toString('base64url'),
+        secret: newSigningSecret(),
+      })
+      .returning({ id: webhooks.id });
+    if (!created) throw new Error('webhook insert returned nothing');
+    await recordBy(tx, by, {
+      kind: 'webhook.created',
+      organizationId: orgId,
+      summary: `Created webhook #${created.id}`,
+      details: { webhook_id: created.id },
     });
     return listWebhooks(tx, orgId);
   });
@@ -92,10 +103,22 @@ export async function updateWebhook(
 }
 
 /** spec: "DELETE /api/webhook/{id} — webhooks". Its queued deliveries go with it. */
-export async function removeWebhook(db: Queryable, webhookId: number): Promise<WebhookList> {
-  const [row] = await db.delete(webhooks).where(eq(webhooks.id, webhookId)).returning();
-  if (!row) throw new HttpError(404, integrationMessages.webhookNotFound);
-  return listWebhooks(db, row.organization_id);
+export async function removeWebhook(db: Db, webhookId: number, by: AuditBy): Promise<WebhookList> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.delete(webhooks).where(eq(webhooks.id, webhookId)).returning();
+    if (!row) throw new HttpError(404, integrationMessages.webhookNotFound);
+    // The address (without a query, which may carry a credential) and event, never its token or
+    // signing secret.
+    const url = row.url.split(/[?#]/)[0] ?? '';
+    const target = url ? ` (${url})` : '';
+    await recordBy(tx, by, {
+      kind: 'webhook.removed',
+      organizationId: row.organization_id,
+      summary: `Removed webhook #${row.id}${target}`,
+      details: { webhook_id: row.id, url, event: row.event },
+    });
+    return listWebhooks(tx, row.organization_id);
+  });
 }
 
 /** The webhook's recent deliveries with every attempt: what was sent, what came back, how long it took. */

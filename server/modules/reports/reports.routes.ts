@@ -3,6 +3,7 @@ import { MessageResponse } from '../../../src/contract/auth.ts';
 import { ReportResponse, ReportsResponse, ReportWrite, reportTexts } from '../../../src/contract/reports.ts';
 import { IdParams, orgFromIdParam } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
+import { auditBy } from '../audit/audit.ts';
 import { csvMessages } from '../donations/export.ts';
 import * as reports from './reports.service.ts';
 
@@ -79,6 +80,7 @@ export const reportsRoutes = [
       404: error(reportTexts.notFound),
       413: error('Too many rows for XLSX'),
     },
-    handler: ({ deps, params, token, user }) => reports.reportDownload(deps.db, params.id, token, user.id),
+    handler: (ctx) =>
+      reports.reportDownload(ctx.deps.db, ctx.params.id, ctx.token, ctx.user.id, auditBy(ctx)),
   }),
 ];

@@ -35,6 +35,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { addresses, companies, donations, donors, organizations, reports, users } from '../../db/schema.ts';
 import { attachment } from '../../http/attachment.ts';
 import { HttpError } from '../../http/errors.ts';
+import { type AuditBy, recordBy } from '../audit/audit.ts';
 import { signToken, type VerifiedToken } from '../auth/tokens.ts';
 import { batchedCsvStream, csvBatchSize, csvMessages, neutraliseCell } from '../donations/export.ts';
 import { containsPattern } from '../organization/organization.service.ts';
@@ -431,8 +432,8 @@ export function reportCsv(
 /** An .xlsx workbook is built whole in memory, so it is limited to this many rows (CSV has no limit). */
 export const maxXlsxRows = 100_000;
 
-/** The report as an .xlsx workbook (one sheet, the same header and cells as the CSV). */
-export async function reportXlsx(db: Queryable, report: ReportRow): Promise<Uint8Array<ArrayBuffer>> {
+/** How many rows the report's filters select now. */
+export async function reportRowCount(db: Queryable, report: ReportRow): Promise<number> {
   const [count] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(donations)
@@ -441,7 +442,16 @@ export async function reportXlsx(db: Queryable, report: ReportRow): Promise<Uint
     .leftJoin(donors, eq(donors.id, donations.donor_id))
     .leftJoin(companies, eq(companies.id, donations.company_id))
     .where(and(...(await reportConditions(db, report))));
-  if (Number(count?.n ?? 0) > maxXlsxRows)
+  return Number(count?.n ?? 0);
+}
+
+/** The report as an .xlsx workbook (one sheet, the same header and cells as the CSV). */
+export async function reportXlsx(
+  db: Queryable,
+  report: ReportRow,
+  rows?: number,
+): Promise<Uint8Array<ArrayBuffer>> {
+  if ((rows ?? (await reportRowCount(db, report))) > maxXlsxRows)
     throw new HttpError(
       413,
       `This report has more than ${maxXlsxRows.toLocaleString('en-US')} rows; download it as CSV instead.`,
@@ -488,21 +498,26 @@ export function reportFileName(
   return `${slug}-${now.toISOString().slice(0, 10)}.${format}`;
 }
 
-/** The download a report link points at; each one counts in the report's `downloads`. */
+/**
+ * The download a report link points at; each one counts in the report's `downloads` and is
+ * recorded in the audit log (who, which report and filters, how many rows), together.
+ */
 export async function reportDownload(
   db: Db,
   reportId: number,
   token: VerifiedToken | undefined,
   userId: number,
+  by: AuditBy,
 ): Promise<Response> {
   const { report, format } = await reportOfLink(db, reportId, token, userId);
   const headers = {
     'content-disposition': attachment(reportFileName(report, format)),
     'cache-control': 'no-store',
   };
+  const rows = await reportRowCount(db, report);
   if (format === 'xlsx') {
-    const body = await reportXlsx(db, report);
-    await countDownload(db, reportId);
+    const body = await reportXlsx(db, report, rows);
+    await countDownload(db, report, format, rows, by);
     return new Response(body, {
       headers: {
         ...headers,
@@ -510,15 +525,30 @@ export async function reportDownload(
       },
     });
   }
-  await countDownload(db, reportId);
+  await countDownload(db, report, format, rows, by);
   return new Response(reportCsv(db, report), {
     headers: { ...headers, 'content-type': 'text/csv; charset=utf-8' },
   });
 }
 
-async function countDownload(db: Db, reportId: number) {
-  await db
-    .update(reports)
-    .set({ downloads: sql`${reports.downloads} + 1` })
-    .where(eq(reports.id, reportId));
+async function countDownload(db: Db, report: ReportRow, format: ReportFormat, rows: number, by: AuditBy) {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(reports)
+      .set({ downloads: sql`${reports.downloads} + 1` })
+      .where(eq(reports.id, report.id));
+    await recordBy(tx, by, {
+      kind: 'report.downloaded',
+      organizationId: report.organization_id,
+      summary: `Downloaded report "${report.name}" as ${format.toUpperCase()} (${rows} ${rows === 1 ? 'row' : 'rows'})`,
+      details: {
+        report_id: report.id,
+        report: report.name,
+        format,
+        rows,
+        scope: report.scope,
+        filters: report.filters,
+      },
+    });
+  });
 }

@@ -8,6 +8,7 @@ import {
 } from '../../../src/contract/email-templates.ts';
 import { idSegment, maxId } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
+import { auditBy } from '../audit/audit.ts';
 import { actionPage, actionQuestions, expiredLink, performAction } from './actions.ts';
 import { emailActions, readActionToken } from './links.ts';
 import * as templates from './templates.service.ts';
@@ -74,7 +75,8 @@ export const templatesRoutes = [
       404: error(templateTexts.notFound),
       409: error(`${templateTexts.defaultReadOnly} / ${templateTexts.tooMany}`),
     },
-    handler: ({ deps, params, body }) => templates.saveTemplate(deps.db, params.orgId, params.id, body),
+    handler: (ctx) =>
+      templates.saveTemplate(ctx.deps.db, ctx.params.orgId, ctx.params.id, ctx.body, auditBy(ctx)),
   }),
   defineRoute({
     method: 'post',
@@ -87,7 +89,7 @@ export const templatesRoutes = [
       200: { description: 'The version', schema: EmailTemplate },
       404: error(templateTexts.notFound),
     },
-    handler: ({ deps, params }) => templates.resetTemplate(deps.db, params.orgId, params.id),
+    handler: (ctx) => templates.resetTemplate(ctx.deps.db, ctx.params.orgId, ctx.params.id, auditBy(ctx)),
   }),
   defineRoute({
     method: 'post',

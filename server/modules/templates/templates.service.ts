@@ -10,6 +10,7 @@ import {
   type TemplateTextField,
   type TemplateTexts,
   type TemplateTypeId,
+  templateCards,
   templateTextFields,
   templateTexts,
   templateTypeIds,
@@ -17,10 +18,11 @@ import {
   type VersionComparison,
   versionLabels,
 } from '../../../src/contract/email-templates.ts';
-import type { Queryable } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import { donationNotifications, emailTemplates, organizations } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { renderDonorEmail } from '../../mail/donor-email.tsx';
+import { type AuditBy, recordBy } from '../audit/audit.ts';
 import { shippedTemplates } from './defaults.ts';
 import { sampleValues } from './variables.ts';
 
@@ -200,11 +202,36 @@ const sameTexts = (a: TemplateTexts, b: TemplateTexts) =>
  * (spec: "The default version's fields are read-only") and always live: saving it unchanged
  * answers it as it is; any change is refused.
  */
+/** The words an audit entry names a template version by: "Below minimum, version A". */
+function templateName(row: { status_id: number; version: number }): string {
+  const type =
+    templateCards.find((t) => t.status_id === row.status_id)?.name ?? `Template type ${row.status_id}`;
+  return `${type}, version ${versionLabels[row.version] ?? row.version}`;
+}
+
+/** An email template change, recorded in the change's transaction. */
+function recordTemplateChange(
+  tx: Queryable,
+  by: AuditBy,
+  orgId: number,
+  row: { id: number; status_id: number; version: number; live: boolean },
+  action: 'created' | 'saved' | 'reset',
+): Promise<unknown> {
+  const words = { created: 'Created', saved: 'Saved', reset: 'Reset to the default texts' }[action];
+  return recordBy(tx, by, {
+    kind: 'template.changed',
+    organizationId: orgId,
+    summary: `${words}: ${templateName(row)}`,
+    details: { template_id: row.id, status_id: row.status_id, version: row.version, live: row.live, action },
+  });
+}
+
 export async function saveTemplate(
-  db: Queryable,
+  db: Db,
   orgId: number,
   id: number,
   body: TemplateBody,
+  by: AuditBy,
 ): Promise<EmailTemplate> {
   const texts = bodyTexts(body);
   if (id === 0) {
@@ -230,6 +257,7 @@ export async function saveTemplate(
         .values({ organization_id: orgId, status_id: statusId, version, live: body.live ?? false, ...texts })
         .returning();
       if (!row) throw new Error('template insert returned no row');
+      await recordTemplateChange(tx, by, orgId, row, 'created');
       return toTemplate(row, noStats());
     });
   }
@@ -240,23 +268,31 @@ export async function saveTemplate(
     return getTemplate(db, orgId, id);
   }
   checkVariables(texts);
-  const [updated] = await db
-    .update(emailTemplates)
-    .set({ ...texts, live: body.live ?? row.live })
-    .where(eq(emailTemplates.id, row.id))
-    .returning();
-  if (!updated) throw new HttpError(404, templateTexts.notFound);
+  const updated = await db.transaction(async (tx) => {
+    const [saved] = await tx
+      .update(emailTemplates)
+      .set({ ...texts, live: body.live ?? row.live })
+      .where(eq(emailTemplates.id, row.id))
+      .returning();
+    if (!saved) throw new HttpError(404, templateTexts.notFound);
+    await recordTemplateChange(tx, by, orgId, saved, 'saved');
+    return saved;
+  });
   return getTemplate(db, orgId, updated.id);
 }
 
 /** POST template/{id}/reset: the version's texts back to the shipped Default (its live flag stays). */
-export async function resetTemplate(db: Queryable, orgId: number, id: number): Promise<EmailTemplate> {
+export async function resetTemplate(db: Db, orgId: number, id: number, by: AuditBy): Promise<EmailTemplate> {
   const row = await findTemplate(db, orgId, id);
   if (row.version > 0 && isTemplateType(row.status_id)) {
-    await db
-      .update(emailTemplates)
-      .set({ ...shippedTemplates[row.status_id] })
-      .where(eq(emailTemplates.id, row.id));
+    const shipped = shippedTemplates[row.status_id];
+    await db.transaction(async (tx) => {
+      await tx
+        .update(emailTemplates)
+        .set({ ...shipped })
+        .where(eq(emailTemplates.id, row.id));
+      await recordTemplateChange(tx, by, orgId, row, 'reset');
+    });
   }
   return getTemplate(db, orgId, id);
 }

@@ -14,6 +14,7 @@ import { HttpError } from '../../http/errors.ts';
 import type { AuthUser, Deps } from '../../http/route.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
 import { organizationInvitationMail, registrationConfirmMail } from '../../mail/templates.ts';
+import { type AuditBy, recordAudit, recordBy } from '../audit/audit.ts';
 import { displayName, session } from '../auth/auth.service.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { organizationUsers } from '../organization/organization.service.ts';
@@ -37,7 +38,7 @@ async function mailInvitation(
   deps: Deps,
   invitation: Invitation,
   inviter: AuthUser | null,
-): Promise<void> {
+): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await tx
     .update(invitations)
@@ -68,6 +69,7 @@ async function mailInvitation(
         })
       : await registrationConfirmMail(common),
   );
+  return about.email;
 }
 
 /**
@@ -114,11 +116,19 @@ export async function invite(
   tx: Tx,
   deps: Deps,
   actor: AuthUser,
+  by: AuditBy,
   input: { org_id: number; user_id: number; level: PermissionLevel },
 ): Promise<void> {
   const created = await pendingRow(tx, { ...input, invited_by: actor.id });
   if (!created) throw new HttpError(409, invitationMessages.alreadyInvited);
-  await mailInvitation(tx, deps, created, actor);
+  const email = await mailInvitation(tx, deps, created, actor);
+  await recordBy(tx, by, {
+    kind: 'invitation.sent',
+    organizationId: input.org_id,
+    subjectUserId: input.user_id,
+    summary: `Invited ${email} as ${input.level}`,
+    details: { email, level: input.level },
+  });
 }
 
 async function pendingInvitation(tx: Tx, input: Request): Promise<Invitation> {
@@ -132,18 +142,40 @@ async function pendingInvitation(tx: Tx, input: Request): Promise<Invitation> {
 }
 
 /** Sends a pending invitation again with a new link (the old one stops working). */
-export async function resendInvitation(deps: Deps, actor: AuthUser, input: Request): Promise<UsersResponse> {
+export async function resendInvitation(
+  deps: Deps,
+  actor: AuthUser,
+  by: AuditBy,
+  input: Request,
+): Promise<UsersResponse> {
   return deps.db.transaction(async (tx) => {
-    await mailInvitation(tx, deps, await pendingInvitation(tx, input), actor);
+    const invitation = await pendingInvitation(tx, input);
+    const email = await mailInvitation(tx, deps, invitation, actor);
+    await recordBy(tx, by, {
+      kind: 'invitation.sent',
+      organizationId: input.org_id,
+      subjectUserId: input.user_id,
+      summary: `Sent the invitation of ${email} again (${invitation.level})`,
+      details: { email, level: invitation.level, again: true },
+    });
     return { users: await organizationUsers(tx, input.org_id) };
   });
 }
 
 /** Withdraws a pending invitation: its link stops working. */
-export async function cancelInvitation(deps: Deps, input: Request): Promise<UsersResponse> {
+export async function cancelInvitation(deps: Deps, by: AuditBy, input: Request): Promise<UsersResponse> {
   return deps.db.transaction(async (tx) => {
     const row = await pendingInvitation(tx, input);
     await tx.delete(invitations).where(eq(invitations.id, row.id));
+    const [invited] = await tx.select({ email: users.email }).from(users).where(eq(users.id, row.user_id));
+    const email = invited?.email ?? `user ${row.user_id}`;
+    await recordBy(tx, by, {
+      kind: 'invitation.revoked',
+      organizationId: input.org_id,
+      subjectUserId: input.user_id,
+      summary: `Withdrew the invitation of ${email} (${row.level})`,
+      details: { email, level: row.level },
+    });
     return { users: await organizationUsers(tx, input.org_id) };
   });
 }
@@ -189,10 +221,22 @@ export async function acceptInvitation(deps: Deps, token: string) {
   const accepted = await deps.db.transaction(async (tx) => {
     const [row] = await tx.delete(invitations).where(live(token)).returning();
     if (!row) throw new HttpError(400, invitationMessages.invalid);
-    await tx
+    const [joined] = await tx
       .insert(permissions)
       .values({ org_id: row.org_id, user_id: row.user_id, level: row.level })
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning({ id: permissions.id });
+    if (joined) {
+      const [member] = await tx.select({ email: users.email }).from(users).where(eq(users.id, row.user_id));
+      const email = member?.email ?? `user ${row.user_id}`;
+      await recordAudit(tx, {
+        kind: 'permission.granted',
+        organizationId: row.org_id,
+        actor: { kind: 'user', userId: row.user_id, email },
+        summary: `${email} accepted the invitation and joined as ${row.level}`,
+        details: { email, level: row.level, invitation: true },
+      });
+    }
     return row;
   });
   return {

@@ -14,6 +14,7 @@ import {
 } from '../../../src/contract/users.ts';
 import { IdParams } from '../../http/params.ts';
 import { defineRoute } from '../../http/route.ts';
+import { auditBy } from '../audit/audit.ts';
 import * as invitations from './invitations.service.ts';
 import * as users from './users.service.ts';
 
@@ -59,8 +60,10 @@ export const usersRoutes = [
         'That user already has access to this organization. / An organization needs at least one admin.',
       ),
     },
-    handler: ({ deps, user, body }) =>
-      isAdd(body) ? users.addPermission(deps, user, body) : users.updatePermission(deps, user, body),
+    handler: (ctx) =>
+      isAdd(ctx.body)
+        ? users.addPermission(ctx.deps, ctx.user, auditBy(ctx), ctx.body)
+        : users.updatePermission(ctx.deps, ctx.user, auditBy(ctx), ctx.body),
   }),
   defineRoute({
     method: 'delete',
@@ -74,7 +77,7 @@ export const usersRoutes = [
       404: error('User not found'),
       409: error('An organization needs at least one admin.'),
     },
-    handler: ({ deps, user, body }) => users.removePermission(deps, user, body),
+    handler: (ctx) => users.removePermission(ctx.deps, ctx.user, auditBy(ctx), ctx.body),
   }),
   defineRoute({
     method: 'put',
@@ -103,7 +106,7 @@ export const usersRoutes = [
       200: { description: "The organization's users", schema: UsersResponse },
       404: error('Invitation not found'),
     },
-    handler: ({ deps, user, body }) => invitations.resendInvitation(deps, user, body),
+    handler: (ctx) => invitations.resendInvitation(ctx.deps, ctx.user, auditBy(ctx), ctx.body),
   }),
   defineRoute({
     method: 'delete',
@@ -116,7 +119,7 @@ export const usersRoutes = [
       200: { description: "The organization's users", schema: UsersResponse },
       404: error('Invitation not found'),
     },
-    handler: ({ deps, body }) => invitations.cancelInvitation(deps, body),
+    handler: (ctx) => invitations.cancelInvitation(ctx.deps, auditBy(ctx), ctx.body),
   }),
   defineRoute({
     method: 'post',

@@ -9,6 +9,7 @@ import { HttpError } from '../../http/errors.ts';
 import type { AuthUser, Deps } from '../../http/route.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
 import { invitationMail } from '../../mail/templates.ts';
+import { type AuditBy, recordBy } from '../audit/audit.ts';
 import { displayName, endSessions, normalizeEmail, session } from '../auth/auth.service.ts';
 import { issueToken } from '../auth/tokens.ts';
 import { organizationUsers } from '../organization/organization.service.ts';
@@ -54,6 +55,12 @@ async function permissionOf(tx: Tx, orgId: number, userId: number) {
   return row;
 }
 
+/** A member's email today, for the audit entry that names them. */
+async function emailOf(tx: Tx, userId: number): Promise<string> {
+  const [row] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return row?.email ?? `user ${userId}`;
+}
+
 /** spec is silent; we keep every organization manageable: its last admin cannot go or step down. */
 async function keepAnAdmin(tx: Tx, orgId: number, leavingUserId: number): Promise<void> {
   // Lock the organization's permissions so two admins cannot remove each other at once.
@@ -83,6 +90,7 @@ async function keepAnAdmin(tx: Tx, orgId: number, leavingUserId: number): Promis
 export async function addPermission(
   deps: Deps,
   actor: AuthUser,
+  by: AuditBy,
   input: { org_id: number; email: string; level: PermissionLevel; name?: string | undefined },
 ): Promise<UsersResponse> {
   const { config } = deps;
@@ -105,10 +113,17 @@ export async function addPermission(
         .from(permissions)
         .where(and(eq(permissions.org_id, input.org_id), eq(permissions.user_id, existing.id)));
       if (member) throw new HttpError(409, usersMessages.alreadyMember);
-      await invite(tx, deps, actor, { org_id: input.org_id, user_id: existing.id, level: input.level });
+      await invite(tx, deps, actor, by, { org_id: input.org_id, user_id: existing.id, level: input.level });
       return usersOf(tx, input.org_id);
     }
     await tx.insert(permissions).values({ org_id: input.org_id, user_id: created.id, level: input.level });
+    await recordBy(tx, by, {
+      kind: 'permission.granted',
+      organizationId: input.org_id,
+      subjectUserId: created.id,
+      summary: `Gave ${created.email} ${input.level} access (a new account)`,
+      details: { email: created.email, level: input.level, new_account: true },
+    });
     const token = await issueToken(tx, 'set_password', created.id, setPasswordLifetimeMs);
     await enqueueMail(
       tx,
@@ -129,6 +144,7 @@ export async function addPermission(
 export async function updatePermission(
   deps: Deps,
   actor: AuthUser,
+  by: AuditBy,
   input: { org_id: number; user_id: number; level: PermissionLevel },
 ): Promise<UsersResponse> {
   let demoted = false;
@@ -137,6 +153,16 @@ export async function updatePermission(
     if (current.level === 'admin' && input.level !== 'admin')
       await keepAnAdmin(tx, input.org_id, input.user_id);
     await tx.update(permissions).set({ level: input.level }).where(eq(permissions.id, current.id));
+    if (current.level !== input.level) {
+      const email = await emailOf(tx, input.user_id);
+      await recordBy(tx, by, {
+        kind: 'permission.changed',
+        organizationId: input.org_id,
+        subjectUserId: input.user_id,
+        summary: `Changed ${email} from ${current.level} to ${input.level}`,
+        details: { email, from: current.level, to: input.level },
+      });
+    }
     // A demoted user's open sessions end, so nothing keeps acting with the old level.
     demoted = !atLeast(input.level, current.level);
     if (demoted) await endSessions(tx, input.user_id);
@@ -148,12 +174,21 @@ export async function updatePermission(
 export async function removePermission(
   deps: Deps,
   actor: AuthUser,
+  by: AuditBy,
   input: { org_id: number; user_id: number },
 ): Promise<UsersResponse> {
   const response = await deps.db.transaction(async (tx) => {
     const current = await permissionOf(tx, input.org_id, input.user_id);
     if (current.level === 'admin') await keepAnAdmin(tx, input.org_id, input.user_id);
     await tx.delete(permissions).where(eq(permissions.id, current.id));
+    const email = await emailOf(tx, input.user_id);
+    await recordBy(tx, by, {
+      kind: 'permission.revoked',
+      organizationId: input.org_id,
+      subjectUserId: input.user_id,
+      summary: `Removed ${email}'s ${current.level} access`,
+      details: { email, level: current.level },
+    });
     await endSessions(tx, input.user_id);
     return usersOf(tx, input.org_id);
   });

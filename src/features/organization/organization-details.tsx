@@ -3,6 +3,7 @@ import { type Dispatch, type ReactNode, type SetStateAction, useEffect, useRef, 
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { updateOrganization } from '../../api/organization-changes.ts';
 import {
+  atLeast,
   can,
   categories,
   countries,
@@ -23,6 +24,7 @@ import { Button } from '../../ui/button.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
 import { queryParam } from '../common.ts';
+import { AuditTab } from './audit-tab.tsx';
 import { Section, SelectField, TextAreaField, TextField } from './fields.tsx';
 import { FilesTab } from './files-tab.tsx';
 import {
@@ -103,7 +105,14 @@ function DetailsForm({
   level: EffectiveLevel;
   tab: string | undefined;
 }) {
-  const [selected, setSelected] = useState<OrganizationTab>(() => tabFromQuery(tab ?? queryParam('tab')));
+  const [chosen, setSelected] = useState<OrganizationTab>(() => tabFromQuery(tab ?? queryParam('tab')));
+  // The audit log is the admins' (the server refuses anyone else): others never see its tab.
+  const mayAudit = atLeast(level, 'admin');
+  const selected: OrganizationTab = chosen === 'audit' && !mayAudit ? 'basic' : chosen;
+  // The audit log and single sign-on are for admins only (the server refuses the rest).
+  const tabs = organizationTabs.filter(
+    (t) => (t.id !== 'audit' || mayAudit) && (t.id !== 'sso' || can(level, 'users.manage')),
+  );
   const [form, setForm] = useState(() => formFromOrganization(organization));
   const [errors, setErrors] = useState<FormErrors>({});
   const [saving, setSaving] = useState(false);
@@ -190,6 +199,7 @@ function DetailsForm({
     sso: <SsoTab organization={organization} />,
     files: <FilesTab organization={organization} level={level} />,
     settings: <SettingsTab {...tabProps} />,
+    audit: mayAudit ? <AuditTab organization={organization} /> : null,
   };
 
   return (
@@ -227,10 +237,7 @@ function DetailsForm({
         label="Organization details"
         selected={selected === 'sso' && !can(level, 'users.manage') ? 'basic' : selected}
         onSelect={select}
-        tabs={organizationTabs
-          // Single sign-on decides who may join: admins only (the server refuses the rest).
-          .filter((t) => t.id !== 'sso' || can(level, 'users.manage'))
-          .map((t) => ({ id: t.id, label: t.label, content: content[t.id] }))}
+        tabs={tabs.map((t) => ({ id: t.id, label: t.label, content: content[t.id] }))}
       />
     </div>
   );

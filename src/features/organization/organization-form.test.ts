@@ -143,6 +143,7 @@ describe('the tab query parameter', () => {
   it('selects a known tab, and anything else is basic', () => {
     expect(tabFromQuery('users')).toBe('users');
     expect(tabFromQuery('files')).toBe('files');
+    expect(tabFromQuery('audit')).toBe('audit');
     expect(tabFromQuery('nonsense')).toBe('basic');
     expect(tabFromQuery(null)).toBe('basic');
   });

@@ -17,6 +17,8 @@ export const organizationTabs = [
   { id: 'sso', label: 'Single sign-on' },
   { id: 'files', label: 'Files' },
   { id: 'settings', label: 'Settings' },
+  // Admins only (issue #24): not offered to others, and ?tab=audit shows them the basic tab.
+  { id: 'audit', label: 'Audit log' },
 ] as const;
 export type OrganizationTab = (typeof organizationTabs)[number]['id'];
 
