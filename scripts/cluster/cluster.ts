@@ -173,8 +173,9 @@ try {
     appReady,
     drain: (host) => reloadNginx([hosts.app1, hosts.app2], appPort, host ? [host] : []),
   });
+  const counts = checkCounts();
   console.log(
-    `\ntest:cluster finished in ${((Date.now() - started) / 1000).toFixed(0)} s: ${failures === 0 ? 'every check passed' : `${failures} check(s) failed`}`,
+    `\ntest:cluster: ${counts.passed} checks passed, ${counts.failed} failed in ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
   await shutdown(failures === 0 ? 0 : 1);
 } catch (error) {
