@@ -12,6 +12,7 @@ import { type BillIssuer, startBillIssuer } from './jobs/bill-issuer.ts';
 import { createHousekeeping } from './jobs/housekeeping.ts';
 import { createMailWorker, type MailWorker } from './jobs/mail-worker.ts';
 import { createScheduler, type Scheduler } from './jobs/scheduler.ts';
+import { wakeChannels } from './jobs/wakeups.ts';
 import { createWebhookWorker, type WebhookWorker } from './jobs/webhook-worker.ts';
 import { type MailTransport, transportFor } from './mail/transport.ts';
 import { createScreeningWorker } from './modules/employers/screening.ts';
@@ -101,6 +102,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     renderQueued: () => renderQueuedMails(database.db, { ...config, clock: options.clock ?? systemClock }),
   });
   worker.start();
+  // Workers wake when work is committed (LISTEN/NOTIFY, server/jobs/wakeups.ts) and still poll:
+  // a lost notification only costs a poll interval.
+  const unsubscribe = [
+    database.wakeups.subscribe(wakeChannels.mail, worker.wake),
+    database.wakeups.subscribe(wakeChannels.webhooks, webhookWorker.wake),
+    database.wakeups.subscribe(wakeChannels.jobs, scheduler.wake),
+  ];
   // While draining, responses ask keep-alive clients to reconnect (to another process).
   const fetch: typeof app.fetch = async (request, ...rest) => {
     const response = await app.fetch(request, ...rest);
@@ -123,6 +131,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const shutdown = () => {
     stopping ??= (async () => {
       lifecycle.draining = true;
+      for (const stop of unsubscribe) stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       let timer: NodeJS.Timeout | undefined;

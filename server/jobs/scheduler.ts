@@ -32,6 +32,8 @@ export type Scheduler = {
   stop: () => Promise<void>;
   /** Runs every job due now (by the clock), in rounds; returns how many ran. */
   runDue: () => Promise<number>;
+  /** A job due now was committed: a round now rather than at the next poll. */
+  wake: () => void;
 };
 
 /**
@@ -132,5 +134,5 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   }
 
   const loop = pollingLoop({ name: 'scheduler', pollMs, logger, round });
-  return { start: loop.start, stop: loop.stop, runDue: loop.runOnce };
+  return { start: loop.start, stop: loop.stop, runDue: loop.runOnce, wake: loop.wake };
 }

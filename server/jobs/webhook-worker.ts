@@ -36,6 +36,8 @@ export type WebhookWorker = {
   stop: () => Promise<void>;
   /** Sends what is due now; returns how many deliveries were attempted. */
   runOnce: () => Promise<number>;
+  /** Deliveries were committed: a round now rather than at the next poll. */
+  wake: () => void;
 };
 
 type Claimed = {
@@ -172,6 +174,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     return claimed.length;
   }
 
-  const loop = pollingLoop({ name: 'webhook worker', pollMs, logger, round: deliver });
-  return { start: loop.start, stop: loop.stop, runOnce: loop.runOnce };
+  // A burst is drained round after round; a wake-up (work committed) starts a round at once.
+  const loop = pollingLoop({ name: 'webhook worker', pollMs, logger, round: deliver, drain: true });
+  return { start: loop.start, stop: loop.stop, runOnce: loop.runOnce, wake: loop.wake };
 }
