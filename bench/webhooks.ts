@@ -129,7 +129,7 @@ async function delays(woken: boolean) {
   const listeners = woken
     ? live.map(() => postgresWakeups({ connectionString: benchDatabaseUrl(name) }))
     : [];
-  live.forEach((w, i) => listeners[i]?.subscribe(wakeChannels.webhooks, w.wake));
+  for (const [i, w] of live.entries()) listeners[i]?.subscribe(wakeChannels.webhooks, w.wake);
   await Promise.all(listeners.map((l) => l.ready()));
   for (const w of live) w.start();
   for (const id of await newMatches(changes)) {
