@@ -150,10 +150,13 @@ const polled = await delays(false);
 const woken = await delays(true);
 console.log(`Status change to delivery (${changes} changes, one every ~10 ms, 1 s polling):`);
 console.log(
-  `  polling only (before):          p50 ${ms(percentile(polled, 50))}  p99 ${ms(percentile(polled, 99))}`,
+  '  before issue #26 (one round a poll, no wake-ups): p50 1.7 s  p99 2.9 s (recorded in the issue)',
 );
 console.log(
-  `  woken by LISTEN/NOTIFY (now):   p50 ${ms(percentile(woken, 50))}  p99 ${ms(percentile(woken, 99))}`,
+  `  polling only, rounds drained: p50 ${ms(percentile(polled, 50))}  p99 ${ms(percentile(polled, 99))}`,
+);
+console.log(
+  `  woken by LISTEN/NOTIFY (now): p50 ${ms(percentile(woken, 50))}  p99 ${ms(percentile(woken, 99))}`,
 );
 const failed = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.status, 'failed'));
 console.log(`  failed deliveries: ${failed.length}`);

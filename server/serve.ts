@@ -19,7 +19,7 @@ import { createScreeningWorker } from './modules/employers/screening.ts';
 import { packetDelivered } from './modules/esign/esign.service.ts';
 import { scheduleDigests } from './modules/templates/digest.ts';
 import { renderQueuedMails } from './modules/templates/mail-queue.ts';
-import { workflowHandlers } from './modules/templates/workflow.ts';
+import { workflowBatchHandlers, workflowHandlers } from './modules/templates/workflow.ts';
 
 /** How long a shutdown waits for in-flight requests and jobs before it closes what is left. */
 export const defaultShutdownTimeoutMs = 20_000;
@@ -73,6 +73,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     clock: options.clock ?? systemClock,
     logger,
     handlers: workflowHandlers(config),
+    batchHandlers: workflowBatchHandlers(config),
     beforeRound: scheduleDigests,
   });
   scheduler.start();
