@@ -6,7 +6,7 @@
  * beside the figure of one job at a time before issue #26. The database twofold_bench_reminders
  * is made afresh. Sending the outbox to SMTP is the mail worker's, at the transport's rate.
  *
- *   npx tsx bench/reminders.ts [--matches 100000] [--batch 1000]
+ *   npx tsx bench/reminders.ts [--matches 100000] [--batch 1000] [--one-at-a-time]
  */
 import { parseArgs } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
@@ -23,7 +23,12 @@ import { workflowBatchHandlers, workflowHandlers } from '../server/modules/templ
 import { benchDatabaseUrl, ms } from './shared.ts';
 
 const { values } = parseArgs({
-  options: { matches: { type: 'string', default: '100000' }, batch: { type: 'string', default: '1000' } },
+  options: {
+    matches: { type: 'string', default: '100000' },
+    batch: { type: 'string', default: '1000' },
+    /** The round as before issue #26, one job at a time (to compare on the same machine and load). */
+    'one-at-a-time': { type: 'boolean', default: false },
+  },
 });
 const matches = Number(values.matches);
 const name = 'twofold_bench_reminders';
@@ -99,8 +104,9 @@ const scheduler = createScheduler({
   clock: manualClock(now),
   logger: memoryLogger(),
   handlers: workflowHandlers(links),
-  batchHandlers: workflowBatchHandlers(links),
-  batchJobs: Number(values.batch),
+  ...(values['one-at-a-time']
+    ? {}
+    : { batchHandlers: workflowBatchHandlers(links), batchJobs: Number(values.batch) }),
 });
 statements = 0;
 const started = performance.now();
@@ -109,6 +115,9 @@ const elapsed = performance.now() - started;
 const [sent] = (
   await pool.query<{ n: string }>(`select count(*) as n from outbox where subject like 'Reminder:%'`)
 ).rows;
+console.log(
+  values['one-at-a-time'] ? 'one job at a time (as before issue #26)' : `in batches of ${values.batch}`,
+);
 console.log(`reminders in the outbox: ${sent?.n} (jobs run: ${ran})`);
 console.log(
   `time: ${ms(elapsed)}; ${((ran / elapsed) * 1000).toFixed(0)} emails/s; ${ms(elapsed / ran)} per email`,
