@@ -153,7 +153,7 @@ console.log(
   '  before issue #26 (one round a poll, no wake-ups): p50 1.7 s  p99 2.9 s (recorded in the issue)',
 );
 console.log(
-  `  polling only, rounds drained: p50 ${ms(percentile(polled, 50))}  p99 ${ms(percentile(polled, 99))}`,
+  `  polling only (no wake-ups):   p50 ${ms(percentile(polled, 50))}  p99 ${ms(percentile(polled, 99))}`,
 );
 console.log(
   `  woken by LISTEN/NOTIFY (now): p50 ${ms(percentile(woken, 50))}  p99 ${ms(percentile(woken, 99))}`,
