@@ -13,6 +13,7 @@ import { createHousekeeping } from './jobs/housekeeping.ts';
 import { createMailWorker, type MailWorker } from './jobs/mail-worker.ts';
 import { createScheduler, type Scheduler } from './jobs/scheduler.ts';
 import { createUsageWorker, type UsageWorker } from './jobs/usage-worker.ts';
+import { wakeChannels } from './jobs/wakeups.ts';
 import { createWebhookWorker, type WebhookWorker } from './jobs/webhook-worker.ts';
 import { type MailTransport, transportFor } from './mail/transport.ts';
 import { createScreeningWorker } from './modules/employers/screening.ts';
@@ -20,7 +21,7 @@ import { packetDelivered } from './modules/esign/esign.service.ts';
 import { recheckSendingDomains, senderFor } from './modules/sending-domain/sending-domain.service.ts';
 import { scheduleDigests } from './modules/templates/digest.ts';
 import { renderQueuedMails } from './modules/templates/mail-queue.ts';
-import { workflowHandlers } from './modules/templates/workflow.ts';
+import { workflowBatchHandlers, workflowHandlers } from './modules/templates/workflow.ts';
 
 /** How long a shutdown waits for in-flight requests and jobs before it closes what is left. */
 export const defaultShutdownTimeoutMs = 20_000;
@@ -76,6 +77,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     clock: options.clock ?? systemClock,
     logger,
     handlers: workflowHandlers(config),
+    batchHandlers: workflowBatchHandlers(config),
     beforeRound: async (db, now) => {
       await scheduleDigests(db, now);
       // The daily re-verification of sending domains (issue #28): each domain once a day.
@@ -115,6 +117,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     renderQueued: () => renderQueuedMails(database.db, { ...config, clock: options.clock ?? systemClock }),
   });
   worker.start();
+  // Workers wake when work is committed (LISTEN/NOTIFY, server/jobs/wakeups.ts) and still poll:
+  // a lost notification only costs a poll interval.
+  const unsubscribe = [
+    database.wakeups.subscribe(wakeChannels.mail, worker.wake),
+    database.wakeups.subscribe(wakeChannels.webhooks, webhookWorker.wake),
+    database.wakeups.subscribe(wakeChannels.jobs, scheduler.wake),
+  ];
   // While draining, responses ask keep-alive clients to reconnect (to another process).
   const fetch: typeof app.fetch = async (request, ...rest) => {
     const response = await app.fetch(request, ...rest);
@@ -137,6 +146,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const shutdown = () => {
     stopping ??= (async () => {
       lifecycle.draining = true;
+      for (const stop of unsubscribe) stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       let timer: NodeJS.Timeout | undefined;

@@ -31,6 +31,8 @@ export type TestDatabase = {
   kind: 'pglite' | 'postgres';
   /** PostgreSQL only: the database's URL, for server processes a test starts. */
   url?: string;
+  /** Persistent PGlite only: its data directory, for a child process a test starts. */
+  dir?: string;
   open: () => Promise<Database>;
   drop: () => Promise<void>;
 };
@@ -73,6 +75,7 @@ export async function createTestDatabase(
   const dir = mkdtempSync(path.join(tmpdir(), 'twofold-pglite-'));
   return {
     kind: 'pglite',
+    dir,
     open: () => openDatabase({ pgliteDir: dir }),
     drop: async () => rmSync(dir, { recursive: true, force: true }),
   };

@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { pgliteWakeups, postgresWakeups, type Wakeups } from '../jobs/wakeups.ts';
 import * as schema from './schema.ts';
 import { Turns, takingTurns } from './turns.ts';
 
@@ -34,6 +35,11 @@ export type Database = {
    * processes starting together migrate and seed one after the other. PGlite has one process.
    */
   exclusive: <T>(fn: () => Promise<T>) => Promise<T>;
+  /**
+   * Wake-ups of the job workers when work is committed (LISTEN/NOTIFY): a dedicated, reconnecting
+   * connection on PostgreSQL, PGlite's own notifications in process.
+   */
+  wakeups: Wakeups;
   /** PGlite only: an archive of the whole database, to start copies from (tests). */
   dumpDataDir?: () => Promise<Blob>;
   close: () => Promise<void>;
@@ -61,9 +67,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool.on('error', () => {});
     const db = drizzleNodePg(pool, { schema });
     retryConflicts(db as unknown as Db);
+    const wakeups = postgresWakeups({ connectionString: options.databaseUrl });
     return {
       db: db as unknown as Db,
       kind: 'postgres',
+      wakeups,
       migrate: () => migrateNodePg(db, { migrationsFolder }),
       exclusive: async (fn) => {
         const client = await pool.connect();
@@ -78,7 +86,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           client.release();
         }
       },
-      close: () => pool.end(),
+      close: async () => {
+        await wakeups.close();
+        await pool.end();
+      },
     };
   }
   if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
@@ -96,6 +107,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     db: db as unknown as Db,
     kind: 'pglite',
+    wakeups: pgliteWakeups(client),
     migrate: () => migratePglite(db, { migrationsFolder }),
     exclusive: (fn) => fn(),
     dumpDataDir: () => turns.take(async () => (await client.dumpDataDir('none')) as Blob),

@@ -45,6 +45,8 @@ export type MailWorker = {
   stop: () => Promise<void>;
   /** Delivers what is due now; returns how many messages were attempted. */
   runOnce: () => Promise<number>;
+  /** Mail was committed to the outbox: a round now rather than at the next poll. */
+  wake: () => void;
 };
 
 /**
@@ -165,6 +167,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     return tried.length;
   }
 
-  const loop = pollingLoop({ name: 'mail worker', pollMs, logger, round: deliver });
-  return { start: loop.start, stop: loop.stop, runOnce: loop.runOnce };
+  // A burst is drained round after round; a wake-up (work committed) starts a round at once.
+  const loop = pollingLoop({ name: 'mail worker', pollMs, logger, round: deliver, drain: true });
+  return { start: loop.start, stop: loop.stop, runOnce: loop.runOnce, wake: loop.wake };
 }

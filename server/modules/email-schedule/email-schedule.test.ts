@@ -18,7 +18,7 @@ import { createTestContext, type TestContext } from '../../testing.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { scheduleDigests } from '../templates/digest.ts';
 import { reminderSchedule } from '../templates/links.ts';
-import { workflowHandlers } from '../templates/workflow.ts';
+import { workflowBatchHandlers, workflowHandlers } from '../templates/workflow.ts';
 
 let t: TestContext;
 const start = new Date('2026-03-02T09:00:00Z');
@@ -34,6 +34,7 @@ const scheduler = () =>
     clock,
     logger: t.logger,
     handlers: workflowHandlers(t.config),
+    batchHandlers: workflowBatchHandlers(t.config),
     beforeRound: scheduleDigests,
   });
 

@@ -204,6 +204,11 @@ export function reminderSent(tx: Queryable, donationId: number): Promise<number>
   return enqueue(tx, 'reminder_sent', [donationId]);
 }
 
+/** Reminders about these matches were sent to their donors (a batch of the day's reminders). */
+export function remindersSent(tx: Queryable, donationIds: number[]): Promise<number> {
+  return enqueue(tx, 'reminder_sent', donationIds);
+}
+
 /** The example payload a 'Send test event' delivers: made-up values, clearly a test. */
 export function testPayload(at = new Date()): WebhookPayload {
   return {

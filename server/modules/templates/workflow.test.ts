@@ -16,7 +16,7 @@ import { call, demoOrganizationIds, readyForMatching, signIn } from '../../test-
 import { createTestContext, type TestContext } from '../../testing.ts';
 import { scheduleDigests } from './digest.ts';
 import { reminderSchedule } from './links.ts';
-import { workflowHandlers } from './workflow.ts';
+import { workflowBatchHandlers, workflowHandlers } from './workflow.ts';
 
 let t: TestContext;
 const clock = manualClock(new Date('2026-03-02T09:00:00Z'));
@@ -30,6 +30,7 @@ const scheduler = () =>
     clock,
     logger: t.logger,
     handlers: workflowHandlers(t.config),
+    batchHandlers: workflowBatchHandlers(t.config),
     beforeRound: scheduleDigests,
   });
 

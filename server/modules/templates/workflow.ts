@@ -2,6 +2,7 @@ import { and, eq, gt, isNotNull, or, sql } from 'drizzle-orm';
 import type { TemplateStage } from '../../../src/contract/email-templates.ts';
 import { dayMs } from '../../clock.ts';
 import type { Tx } from '../../db/client.ts';
+import { anyOf, arrayParam, orgKey, queryRows } from '../../db/rows.ts';
 import {
   donationNotifications,
   donationStatusHistory,
@@ -9,7 +10,7 @@ import {
   emailTemplates,
   scheduledJobs,
 } from '../../db/schema.ts';
-import type { JobHandler, JobResult } from '../../jobs/scheduler.ts';
+import type { BatchJobHandler, JobHandler, JobResult, ScheduledJob } from '../../jobs/scheduler.ts';
 import * as webhookEvents from '../integrations/webhook-events.ts';
 import { donorActionStatuses } from './actions.ts';
 import { digestHandler } from './digest.ts';
@@ -126,6 +127,167 @@ function reminder(links: MailLinks): JobHandler {
   };
 }
 
+/**
+ * The day's reminders in batches (the scheduler's BatchJobHandler for 'reminder'): the same
+ * checks, texts and emails as `reminder` run on each job in turn, with a few statements for the
+ * whole batch — the initial emails, the matches' facts, unsubscribes, clicks, template versions
+ * and last emails each read once, every email rendered in one pass (one React render per layout)
+ * and the outbox rows inserted together by sendDonorMails.
+ */
+function reminders(links: MailLinks): BatchJobHandler {
+  return async (tx, jobs, now) => {
+    const results = new Map<number, JobResult>(jobs.map((j) => [j.id, done]));
+    const initialOf = (job: ScheduledJob) => {
+      const id = job.payload.initial_id ?? job.payload.notification_id;
+      return typeof id === 'number' ? id : undefined;
+    };
+    const initialIds = [...new Set(jobs.flatMap((j) => initialOf(j) ?? []))];
+    const initials = new Map(
+      (initialIds.length === 0
+        ? []
+        : await tx
+            .select({
+              id: donationNotifications.id,
+              status_id: donationNotifications.status_id,
+              template_id: donationNotifications.template_id,
+              created_at: donationNotifications.created_at,
+            })
+            .from(donationNotifications)
+            .where(anyOf(donationNotifications.id, initialIds, 'int'))
+      ).map((n) => [n.id, n]),
+    );
+    // The jobs that may send: a known initial email, a match, a reminder stage.
+    const candidates = jobs.flatMap((job) => {
+      const initialId = initialOf(job);
+      const initial = initialId === undefined ? undefined : initials.get(initialId);
+      const stage = job.payload.stage;
+      if (!initial || job.donation_id === null || (stage !== 2 && stage !== 3)) return [];
+      return [{ job, initial, donationId: job.donation_id, stage: stage as TemplateStage }];
+    });
+    if (candidates.length === 0) return results;
+    const facts = new Map(
+      (
+        await matchFacts(
+          tx,
+          candidates.map((c) => c.donationId),
+        )
+      ).map((row) => [row.id, row]),
+    );
+    const emailOf = (id: number) => facts.get(id)?.donor_email?.trim().toLowerCase();
+    const reachable = candidates.filter((c) => {
+      const row = facts.get(c.donationId);
+      return row && emailOf(c.donationId) && !row.silenced && !row.deactivated;
+    });
+    const unsubscribed = await unsubscribedAmong(
+      tx,
+      [...new Set(reachable.map((c) => facts.get(c.donationId)?.organization_id ?? 0))],
+      [...new Set(reachable.map((c) => emailOf(c.donationId) ?? ''))],
+    );
+    const waiting = reachable.filter((c) => {
+      const row = facts.get(c.donationId);
+      if (!row || unsubscribed.has(orgKey(row.organization_id, emailOf(c.donationId) ?? ''))) return false;
+      return row.status_id === c.initial.status_id;
+    });
+    // The donor used a confirm or decline link of the match since its initial email.
+    const clicked = new Set(
+      waiting.length === 0
+        ? []
+        : (
+            await queryRows<{ job_id: number }>(
+              tx,
+              sql`select v.job_id from unnest(${arrayParam(
+                waiting.map((c) => c.job.id),
+                'int',
+              )}, ${arrayParam(
+                waiting.map((c) => c.donationId),
+                'int',
+              )}, ${arrayParam(
+                waiting.map((c) => c.initial.created_at.toISOString()),
+                'timestamptz',
+              )}) as v(job_id, donation_id, since)
+                  where exists (select 1 from ${donationNotifications} n
+                    where n.donation_id = v.donation_id
+                      and n.created_at > v.since - interval '1 millisecond'
+                      and (n.confirm_clicked_at is not null or n.decline_clicked_at is not null))`,
+            )
+          ).map((r) => Number(r.job_id)),
+    );
+    const unanswered = waiting.filter((c) => !clicked.has(c.job.id));
+    // The initial email's version; without one, the live version of the status's template type.
+    const templateIds = [...new Set(unanswered.flatMap((c) => c.initial.template_id ?? []))];
+    const templates = new Map(
+      (templateIds.length === 0
+        ? []
+        : await tx
+            .select()
+            .from(emailTemplates)
+            .where(anyOf(emailTemplates.id, templateIds, 'int'))
+      ).map((t) => [t.id, t]),
+    );
+    const fallbackPairs = unanswered.flatMap((c) => {
+      const row = facts.get(c.donationId);
+      if (!row || (c.initial.template_id !== null && templates.has(c.initial.template_id))) return [];
+      const type = templateTypeOfStatus(row.status_id);
+      return type === null ? [] : [{ organization_id: row.organization_id, status_id: type }];
+    });
+    const uniquePairs = [
+      ...new Map(fallbackPairs.map((p) => [`${p.organization_id}:${p.status_id}`, p])).values(),
+    ];
+    const versions = await liveVersions(tx, uniquePairs);
+    // At most one follow-up a day per match: the last email of each.
+    const donationIds = [...new Set(unanswered.map((c) => c.donationId))];
+    const lastAt = new Map(
+      (donationIds.length === 0
+        ? []
+        : await tx
+            .select({
+              id: donationNotifications.donation_id,
+              at: sql<string | null>`max(${donationNotifications.created_at})`,
+            })
+            .from(donationNotifications)
+            .where(anyOf(donationNotifications.donation_id, donationIds, 'int'))
+            .groupBy(donationNotifications.donation_id)
+      ).map((r) => [r.id, r.at ? new Date(r.at).getTime() : 0]),
+    );
+    const planned: PlannedMail[] = [];
+    for (const c of unanswered) {
+      const row = facts.get(c.donationId);
+      if (!row) continue;
+      let template = c.initial.template_id === null ? undefined : templates.get(c.initial.template_id);
+      if (!template) {
+        const type = templateTypeOfStatus(row.status_id);
+        if (type === null) continue;
+        template = chooseVersion(versions.get(`${row.organization_id}:${type}`) ?? [], row.id);
+      }
+      if (!template) continue;
+      const last = lastAt.get(row.id) ?? 0;
+      if (now.getTime() - last < followUpSpacingMs) {
+        results.set(c.job.id, { retryAt: new Date(last + followUpSpacingMs) });
+        continue;
+      }
+      // A match with two reminders due in one batch: the second waits a day, as it would after the first.
+      lastAt.set(row.id, now.getTime());
+      planned.push({
+        row,
+        email: emailOf(row.id) ?? '',
+        companyName: emailCompanyName(row),
+        template,
+        stage: c.stage,
+        kind: 'reminder',
+        initialId: c.initial.id,
+      });
+    }
+    const sent = await sendDonorMails(tx, planned, links, now);
+    // Webhooks listening for reminder_sent hear about each reminder that went out.
+    if (sent.length > 0)
+      await webhookEvents.remindersSent(
+        tx,
+        planned.map((p) => p.row.id),
+      );
+    return results;
+  };
+}
+
 /** After the 2nd reminder: a match still waiting, without an answer, becomes Donor No Response (20). */
 const noResponse: JobHandler = async (tx, job, now) => {
   const initial = await notification(tx, job.payload.initial_id);
@@ -193,6 +355,11 @@ async function cancelPending(tx: Tx, donationId: number, exceptJobId: number, no
         sql`${scheduledJobs.id} <> ${exceptJobId}`,
       ),
     );
+}
+
+/** The kinds the scheduler runs in batches (the day's reminders), with the same meaning as workflowHandlers'. */
+export function workflowBatchHandlers(links: MailLinks): Record<string, BatchJobHandler> {
+  return { reminder: reminders(links) };
 }
 
 /** The donor-email workflow's job handlers, by job kind. */
