@@ -22,6 +22,7 @@ import { payoutsRoutes } from './modules/payouts/payouts.routes.ts';
 import { publicApiDocsRoutes, publicApiRoutes } from './modules/public-api/public-api.routes.ts';
 import { registrationRoutes } from './modules/registration/registration.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
+import { metricsRoutes } from './modules/system/metrics.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { emailActionRoutes, templatesRoutes } from './modules/templates/templates.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -67,6 +68,7 @@ export const routes: readonly AnyRoute[] = [
   ...campaignsRoutes,
   ...employersRoutes,
   ...systemRoutes,
+  ...metricsRoutes,
   ...apiKeysRoutes,
   ...webhooksRoutes,
   ...publicApiRoutes,
