@@ -3,7 +3,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import type { Logger } from '../http/logger.ts';
 import type { MailTransport } from '../mail/transport.ts';
-import { withWorkContext } from '../observability/context.ts';
+import { workJob } from '../observability/context.ts';
 import { countDelivery } from '../observability/metrics.ts';
 import type { FileStorage } from '../storage/storage.ts';
 import { pollingLoop } from './polling-loop.ts';
@@ -163,9 +163,8 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       if (!message) break;
       tried.push(message.id);
       // Its log lines (and anything its delivery queues) carry the request that queued it.
-      await withWorkContext(
-        { requestId: message.request_id ?? undefined, job: 'mail', jobId: message.id },
-        () => send(message),
+      await workJob('mail delivery', { requestId: message.request_id, job: 'mail', jobId: message.id }, () =>
+        send(message),
       );
     }
     return tried.length;

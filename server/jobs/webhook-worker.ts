@@ -6,7 +6,7 @@ import { queryRows } from '../db/rows.ts';
 import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema.ts';
 import type { Logger } from '../http/logger.ts';
 import { OutboundError, type OutboundOptions, postJson } from '../http/outbound.ts';
-import { withWorkContext } from '../observability/context.ts';
+import { workJob } from '../observability/context.ts';
 import { countDelivery } from '../observability/metrics.ts';
 import { pollingLoop } from './polling-loop.ts';
 
@@ -182,7 +182,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     // Different matches in parallel; one match's deliveries never share a round (see claim).
     await Promise.all(
       claimed.map((d) =>
-        withWorkContext({ requestId: d.request_id ?? undefined, job: 'webhook', jobId: d.id }, () => send(d)),
+        workJob('webhook delivery', { requestId: d.request_id, job: 'webhook', jobId: d.id }, () => send(d)),
       ),
     );
     return claimed.length;
