@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { trace } from '@opentelemetry/api';
 import pino from 'pino';
 import { currentWorkContext } from '../observability/context.ts';
@@ -125,7 +126,7 @@ export function createLogger(options: LoggerOptions): Logger {
   const log = pino(
     {
       level: options.level ?? 'info',
-      base: { service: 'twofold', pid: process.pid },
+      base: { service: 'twofold', hostname: hostname(), pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       mixin: contextFields,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,4 +149,75 @@ describe('a request traced end to end', () => {
     expect(outgoing[0]?.parentSpanId).toBe(delivery.spanId);
     expect(outgoing[0]?.attributes['url.full']).toBe(`http://127.0.0.1:${run.receiverPort}/hook`);
   });
+});
+
+describe('the tracing preload', () => {
+  /** Runs tracing-otlp.fixture.ts under the real preload with this environment. */
+  function runPreloaded(env: Record<string, string>): Promise<{ started: boolean }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--import',
+          path.join(here, 'tracing.ts'),
+          path.join(here, 'tracing-otlp.fixture.ts'),
+        ],
+        {
+          cwd: root,
+          env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+      });
+      child.stderr.on('data', (chunk) => {
+        err += chunk;
+      });
+      child.on('exit', (code) =>
+        code === 0
+          ? resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '') as { started: boolean })
+          : reject(new Error(`exited ${code}: ${err.slice(-2000)}`)),
+      );
+    });
+  }
+
+  it('starts nothing without OTEL_EXPORTER_OTLP_ENDPOINT', async () => {
+    expect(await runPreloaded({})).toEqual({ started: false });
+  }, 120_000);
+
+  it('with it, exports the spans over OTLP/HTTP to <endpoint>/v1/traces', async () => {
+    const posts: Array<{ path: string; type: string; body: string }> = [];
+    const collector = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        posts.push({ path: req.url ?? '', type: String(req.headers['content-type']), body });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    // This file's ports: E2E_PORT 9500's range.
+    await new Promise<void>((resolve) => collector.listen(9533, '127.0.0.1', resolve));
+    try {
+      const result = await runPreloaded({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9533',
+        OTEL_SERVICE_NAME: 'twofold-preload-test',
+      });
+      expect(result).toEqual({ started: true });
+      const traces = posts.filter((p) => p.path === '/v1/traces');
+      expect(traces.length).toBeGreaterThan(0);
+      expect(traces[0]?.type).toContain('application/json');
+      const sent = traces.map((p) => p.body).join('\n');
+      expect(sent).toContain('twofold-preload-test');
+      expect(sent).toContain('/probe');
+    } finally {
+      await new Promise((resolve) => collector.close(resolve));
+    }
+  }, 120_000);
 });
