@@ -52,7 +52,7 @@ await db.execute(sql`
               else 'failed' end,
          case when g <= ${sent} then now() - interval '30 days'
               when g <= ${sent + due} then now() - (g % 600) * interval '1 second'
-              else now() + (g % 3600) * interval '1 second' end,
+              else now() + (1 + g % 3600) * interval '1 second' end,
          case when g <= ${sent} then now() - interval '30 days' end,
          now() - interval '30 days'
     from generate_series(1, ${sent + due + later + 100}) g`);
@@ -73,7 +73,7 @@ await db.execute(sql`
 await db.execute(sql`
   insert into scheduled_jobs (kind, key, run_at)
   select 'reminder', 'bench-' || g,
-         case when g <= ${due} then now() - (g % 600) * interval '1 second' else now() + (g % 30) * interval '1 day' end
+         case when g <= ${due} then now() - (g % 600) * interval '1 second' else now() + (1 + g % 30) * interval '1 day' end
     from generate_series(1, ${due + later}) g`);
 await db.execute(sql`analyze`);
 console.log(
