@@ -25,11 +25,11 @@ async function main() {
   }
   // JSON lines unless a person is reading a terminal (LOG_FORMAT); the demo sign-ins in the banner
   // are published, every other address in a line is scrubbed.
-  logger = createLogger({
+  const logOptions = {
     format: config.logFormat === 'auto' ? (process.stdout.isTTY ? 'human' : 'json') : config.logFormat,
     level: config.logLevel,
-    allowedEmails: demoUsers.map((u) => u.email),
-  });
+  } as const;
+  logger = createLogger({ ...logOptions, allowedEmails: demoUsers.map((u) => u.email) });
   if (config.tracing.endpoint && !tracingStarted())
     logger.warn(
       'OTEL_EXPORTER_OTLP_ENDPOINT is set but tracing was not started: start the server with npm run server (or node --import tsx --import ./server/observability/tracing.ts server/main.ts).',
@@ -70,11 +70,16 @@ async function main() {
     }
     // Data first served on loopback (demo users seeded) and now exposed: the published password
     // would open the super user to anyone who reaches the port.
-    if (config.exposed) return demoAccountsRefusal(await demoPasswordAccounts(database.db), config.host);
-    return undefined;
+    if (!config.exposed) return undefined;
+    const accounts = await demoPasswordAccounts(database.db);
+    const message = demoAccountsRefusal(accounts, config.host);
+    return message ? { message, accounts } : undefined;
   });
   if (refusal) {
-    logger.error(refusal);
+    // The operator must see which staff accounts to disarm: this line may name them.
+    createLogger({ ...logOptions, allowedEmails: refusal.accounts.map((a) => a.email) }).error(
+      refusal.message,
+    );
     await database.close();
     process.exit(1);
   }
