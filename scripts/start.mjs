@@ -37,16 +37,27 @@ if (sourcesAt > builtAt) {
 
 // React renders the donor emails on the server: its production build, unless told otherwise
 // (the development build checks every element and was most of a large import's time).
-const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts')], {
-  cwd: root,
-  stdio: 'inherit',
-  // npm start is the local demo: unless the user asked for production, the scheduler's clock may
-  // be moved with `npm run clock` (the server still refuses it with DATABASE_URL or an exposed HOST).
-  env: {
-    ...process.env,
-    NODE_ENV: process.env.NODE_ENV ?? 'production',
-    DEV_CLOCK: process.env.DEV_CLOCK ?? String(process.env.NODE_ENV !== 'production'),
+const server = spawn(
+  process.execPath,
+  // The tracing preload does nothing unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/observability.md).
+  [
+    '--import',
+    'tsx',
+    '--import',
+    join(root, 'server', 'observability', 'tracing.ts'),
+    join(root, 'server', 'main.ts'),
+  ],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    // npm start is the local demo: unless the user asked for production, the scheduler's clock may
+    // be moved with `npm run clock` (the server still refuses it with DATABASE_URL or an exposed HOST).
+    env: {
+      ...process.env,
+      NODE_ENV: process.env.NODE_ENV ?? 'production',
+      DEV_CLOCK: process.env.DEV_CLOCK ?? String(process.env.NODE_ENV !== 'production'),
+    },
   },
-});
+);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

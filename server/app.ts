@@ -16,6 +16,7 @@ import { mountStatic } from './http/static.ts';
 import { tokenPages, tokenPathRedactor } from './http/token-paths.ts';
 import { devMailbox } from './mail/dev-mailbox.ts';
 import { matchNotifier } from './modules/notifications/notifications.service.ts';
+import { observeRequests } from './observability/http.ts';
 import { routes as apiRoutes } from './routes.ts';
 import { configuredStorage } from './storage/configured-storage.ts';
 import type { FileStorage } from './storage/storage.ts';
@@ -54,16 +55,8 @@ export function createApp(options: AppOptions) {
   // Paths as logged: the token segments of token-bearing routes and pages replaced by their name.
   const loggedPath = tokenPathRedactor([...routes.map((r) => r.path), ...tokenPages]);
 
-  if (config.logRequests) {
-    // Path only (query strings can carry tokens), token segments redacted. Never bodies or headers.
-    app.use(async (c, next) => {
-      const started = performance.now();
-      await next();
-      logger.info(
-        `${c.req.method} ${loggedPath(c.req.path)} ${c.res.status} ${Math.round(performance.now() - started)}ms`,
-      );
-    });
-  }
+  // First: the request's id, its log line, its metrics and its trace span's name (observability/http.ts).
+  app.use(observeRequests({ config, logger, loggedPath }));
 
   app.use(loopbackOrigin(config.publicUrl));
 

@@ -269,6 +269,40 @@ describe('loadConfig', () => {
       expect(message).not.toContain('short-secret');
     }
   });
+
+  it('keeps metrics and traces off and logs in the auto format unless told otherwise (issue #26)', () => {
+    const config = loadConfig({ DATA_DIR: dataDir() });
+    expect(config.metrics).toEqual({ token: undefined, port: undefined, host: '127.0.0.1' });
+    expect(config.tracing).toEqual({ endpoint: undefined, serviceName: 'twofold' });
+    expect([config.logFormat, config.logLevel]).toEqual(['auto', 'info']);
+    const set = loadConfig({
+      DATA_DIR: dataDir(),
+      METRICS_TOKEN: 'a'.repeat(32),
+      METRICS_PORT: '9464',
+      METRICS_HOST: '10.0.0.5',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_SERVICE_NAME: 'twofold-eu',
+      LOG_FORMAT: 'json',
+      LOG_LEVEL: 'warn',
+    });
+    expect(set.metrics).toEqual({ token: 'a'.repeat(32), port: 9464, host: '10.0.0.5' });
+    expect(set.tracing).toEqual({ endpoint: 'http://collector:4318', serviceName: 'twofold-eu' });
+    expect([set.logFormat, set.logLevel]).toEqual(['json', 'warn']);
+    // A guessable token is refused, and the message does not repeat it.
+    expect(() => loadConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: 'short-token' })).toThrow(
+      /^Invalid environment variable METRICS_TOKEN: must be at least 24 printable characters/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: 'short-token' })).not.toThrow(
+      /short-token/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dataDir(), METRICS_PORT: 'x' })).toThrow(/METRICS_PORT/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT: must be an http/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dataDir(), LOG_FORMAT: 'xml' })).toThrow(
+      /LOG_FORMAT: must be json, human or auto/,
+    );
+  });
 });
 
 describe('docs/deploy.md', () => {

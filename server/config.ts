@@ -96,6 +96,33 @@ export type Config = {
   ssoAllowPrivate: boolean;
   /** Where uploaded files live: an S3-compatible bucket when S3_BUCKET is set, else DATA_DIR/files. */
   s3: S3Config | undefined;
+  /**
+   * The log's shape: JSON lines, or human lines for a person at a terminal. 'auto' (the default)
+   * is human when stdout is a terminal and JSON otherwise (a service manager, a container).
+   */
+  logFormat: 'json' | 'human' | 'auto';
+  logLevel: 'info' | 'warn' | 'error' | 'silent';
+  metrics: MetricsConfig;
+  /** OpenTelemetry traces: exported over OTLP/HTTP when an endpoint is set, else off. */
+  tracing: TracingConfig;
+};
+
+/**
+ * Where `GET /metrics` answers. Off unless configured: on its own port (METRICS_PORT, bound to
+ * METRICS_HOST, loopback by default) or on the public port behind a bearer token (METRICS_TOKEN);
+ * with both, the metrics port asks for the token too.
+ */
+export type MetricsConfig = {
+  /** Never logged or returned. */
+  token: string | undefined;
+  port: number | undefined;
+  host: string;
+};
+
+export type TracingConfig = {
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: the collector's base URL (traces go to `/v1/traces` under it). */
+  endpoint: string | undefined;
+  serviceName: string;
 };
 
 export type TrustProxy = false | number | string[];
@@ -149,6 +176,14 @@ const positiveInt = z.coerce
   .number({ message: 'must be a number' })
   .int('must be a whole number')
   .positive('must be positive');
+
+/** The tracing settings (also read alone by the tracing preload, before the app loads). */
+const tracingEnv = {
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL, e.g. http://collector:4318' })
+    .optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('twofold'),
+};
 
 const Env = z.object({
   PORT: z.coerce.number({ message: 'must be a number' }).int().min(1).max(65535).default(8080),
@@ -304,6 +339,20 @@ const Env = z.object({
     .string()
     .regex(/^[A-Za-z0-9._/-]+\/$/, "must end with '/' and use only letters, digits and . _ - /")
     .optional(),
+  LOG_FORMAT: z.enum(['json', 'human', 'auto'], { message: 'must be json, human or auto' }).default('auto'),
+  LOG_LEVEL: z
+    .enum(['info', 'warn', 'error', 'silent'], { message: 'must be info, warn, error or silent' })
+    .default('info'),
+  METRICS_TOKEN: z
+    .string()
+    .regex(
+      /^[\x21-\x7e]{24,}$/,
+      'must be at least 24 printable characters without spaces (openssl rand -hex 32)',
+    )
+    .optional(),
+  METRICS_PORT: z.coerce.number({ message: 'must be a number' }).int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  ...tracingEnv,
 });
 
 /** Every environment variable the server reads (docs/deploy.md's table names each one). */
@@ -454,6 +503,25 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     ssoAllowPrivate: e.SSO_ALLOW_PRIVATE,
+    logFormat: e.LOG_FORMAT,
+    logLevel: e.LOG_LEVEL,
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
+    tracing: { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME },
+  };
+}
+
+/** Only the tracing settings, validated like `loadConfig`: for the preload that starts tracing. */
+export function loadTracingConfig(env: Record<string, string | undefined>): TracingConfig {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = z.object(tracingEnv).safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid environment variable ${name}: ${issue?.message ?? 'invalid value'}`);
+  }
+  return {
+    endpoint: parsed.data.OTEL_EXPORTER_OTLP_ENDPOINT,
+    serviceName: parsed.data.OTEL_SERVICE_NAME,
   };
 }
 

@@ -5,12 +5,14 @@ import { demoPassword, demoUsers, seedDemo } from './db/seed.ts';
 import { seedDemoMatches } from './db/seed-matches.ts';
 import { demoAccountsRefusal, demoPasswordAccounts } from './demo/demo-accounts.ts';
 import { describeOffset, devClock, devClockFile, readOffset } from './dev-clock.ts';
-import { consoleLogger as logger } from './http/logger.ts';
+import { consoleLogger, createLogger, type Logger } from './http/logger.ts';
+import { stopTracing, tracingStarted } from './observability/tracing-state.ts';
 import { startServer } from './serve.ts';
 import { configuredStorage } from './storage/configured-storage.ts';
 import { StorageUnavailableError } from './storage/s3-storage.ts';
 
 async function main() {
+  let logger: Logger = consoleLogger;
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(process.env);
@@ -21,6 +23,17 @@ async function main() {
     }
     throw error;
   }
+  // JSON lines unless a person is reading a terminal (LOG_FORMAT); the demo sign-ins in the banner
+  // are published, every other address in a line is scrubbed.
+  const logOptions = {
+    format: config.logFormat === 'auto' ? (process.stdout.isTTY ? 'human' : 'json') : config.logFormat,
+    level: config.logLevel,
+  } as const;
+  logger = createLogger({ ...logOptions, allowedEmails: demoUsers.map((u) => u.email) });
+  if (config.tracing.endpoint && !tracingStarted())
+    logger.warn(
+      'OTEL_EXPORTER_OTLP_ENDPOINT is set but tracing was not started: start the server with npm run server (or node --import tsx --import ./server/observability/tracing.ts server/main.ts).',
+    );
 
   if (!config.databaseUrl) {
     // The embedded database takes one process at a time (a second server, a backup, a restore).
@@ -57,11 +70,16 @@ async function main() {
     }
     // Data first served on loopback (demo users seeded) and now exposed: the published password
     // would open the super user to anyone who reaches the port.
-    if (config.exposed) return demoAccountsRefusal(await demoPasswordAccounts(database.db), config.host);
-    return undefined;
+    if (!config.exposed) return undefined;
+    const accounts = await demoPasswordAccounts(database.db);
+    const message = demoAccountsRefusal(accounts, config.host);
+    return message ? { message, accounts } : undefined;
   });
   if (refusal) {
-    logger.error(refusal);
+    // The operator must see which staff accounts to disarm: this line may name them.
+    createLogger({ ...logOptions, allowedEmails: refusal.accounts.map((a) => a.email) }).error(
+      refusal.message,
+    );
     await database.close();
     process.exit(1);
   }
@@ -121,7 +139,8 @@ async function main() {
   const shutdown = (signal: string) => {
     logger.info(`${signal}: shutting down (finishing requests and jobs in progress)`);
     void running.shutdown().then(
-      ({ forced }) => process.exit(forced ? 1 : 0),
+      // Spans still buffered are exported before the process ends (tracing on only).
+      ({ forced }) => stopTracing().then(() => process.exit(forced ? 1 : 0)),
       (error: unknown) => {
         logger.error('shutdown failed', error);
         process.exit(1);

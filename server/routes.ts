@@ -26,6 +26,7 @@ import { registrationRoutes } from './modules/registration/registration.routes.t
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { sendingDomainRoutes } from './modules/sending-domain/sending-domain.routes.ts';
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
+import { metricsRoutes } from './modules/system/metrics.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { emailActionRoutes, templatesRoutes } from './modules/templates/templates.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -74,6 +75,7 @@ export const routes: readonly AnyRoute[] = [
   ...campaignsRoutes,
   ...employersRoutes,
   ...systemRoutes,
+  ...metricsRoutes,
   ...apiKeysRoutes,
   ...webhooksRoutes,
   ...auditRoutes,

@@ -1,10 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
 import { type App, type AppOptions, createApp } from './app.ts';
 import { type Clock, systemClock } from './clock.ts';
-import type { Config } from './config.ts';
+import { type Config, isLoopbackHost } from './config.ts';
 import type { Database } from './db/client.ts';
+import { hostCheck } from './http/host-check.ts';
 import type { Logger } from './http/logger.ts';
 import type { Lifecycle } from './http/route.ts';
 import { afterCommitSettled } from './jobs/after-commit.ts';
@@ -19,9 +21,11 @@ import { type MailTransport, transportFor } from './mail/transport.ts';
 import { createScreeningWorker } from './modules/employers/screening.ts';
 import { packetDelivered } from './modules/esign/esign.service.ts';
 import { recheckSendingDomains, senderFor } from './modules/sending-domain/sending-domain.service.ts';
+import { metricsResponse } from './modules/system/metrics.routes.ts';
 import { scheduleDigests } from './modules/templates/digest.ts';
 import { renderQueuedMails } from './modules/templates/mail-queue.ts';
 import { workflowBatchHandlers, workflowHandlers } from './modules/templates/workflow.ts';
+import { startProcessMetrics } from './observability/metrics.ts';
 
 /** How long a shutdown waits for in-flight requests and jobs before it closes what is left. */
 export const defaultShutdownTimeoutMs = 20_000;
@@ -31,6 +35,8 @@ export type RunningServer = {
   app: App;
   /** The port listened on (useful with port 0). */
   port: number;
+  /** The metrics port listened on, when METRICS_PORT is set. */
+  metricsPort: number | undefined;
   lifecycle: Lifecycle;
   worker: MailWorker;
   webhookWorker: WebhookWorker;
@@ -64,6 +70,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const timeoutMs = options.timeoutMs ?? defaultShutdownTimeoutMs;
   const transport = options.transport ?? transportFor(config);
   const lifecycle: Lifecycle = { draining: false };
+  startProcessMetrics();
   const webhookWorker = createWebhookWorker({
     db: database.db,
     logger,
@@ -142,12 +149,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ) as Server;
   });
 
+  const metricsServer = config.metrics.port === undefined ? undefined : await listenForMetrics(options);
+
   let stopping: Promise<{ forced: boolean }> | undefined;
   const shutdown = () => {
     stopping ??= (async () => {
       lifecycle.draining = true;
       for (const stop of unsubscribe) stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      metricsServer?.close();
+      metricsServer?.closeAllConnections();
       server.closeIdleConnections();
       let timer: NodeJS.Timeout | undefined;
       const expired = new Promise<'expired'>((resolve) => {
@@ -183,6 +194,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     server,
     app,
     port: (server.address() as AddressInfo).port,
+    metricsPort: metricsServer ? (metricsServer.address() as AddressInfo).port : undefined,
     lifecycle,
     worker,
     webhookWorker,
@@ -191,4 +203,26 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     usageWorker,
     shutdown,
   };
+}
+
+/**
+ * METRICS_PORT: `GET /metrics` alone on its own port, bound to METRICS_HOST (loopback unless set),
+ * so the public port never serves it. The host check applies here too: a web page that rebinds its
+ * own name to this machine reads nothing from the loopback port.
+ */
+async function listenForMetrics(options: StartOptions): Promise<Server> {
+  const { config, database, logger } = options;
+  const app = new Hono();
+  app.use(hostCheck(config));
+  app.get('/metrics', (c) => metricsResponse(c, { db: database.db, config }, 'metrics port'));
+  app.notFound((c) => c.json({ message: 'Not found' }, 404));
+  if (config.metrics.token === undefined && !isLoopbackHost(config.metrics.host))
+    logger.warn(
+      `METRICS_HOST=${config.metrics.host} without METRICS_TOKEN: anyone who reaches port ${config.metrics.port} reads the metrics.`,
+    );
+  return new Promise<Server>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.metrics.port, hostname: config.metrics.host }, () =>
+      resolve(s as Server),
+    ) as Server;
+  });
 }

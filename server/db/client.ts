@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { type ExtractTablesWithRelations, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -11,6 +11,8 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { pgliteWakeups, postgresWakeups, type Wakeups } from '../jobs/wakeups.ts';
+import { currentRequestId } from '../observability/context.ts';
+import { registerPoolStats } from './pool-stats.ts';
 import * as schema from './schema.ts';
 import { Turns, takingTurns } from './turns.ts';
 
@@ -66,7 +68,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = drizzleNodePg(pool, { schema });
+    // Each attempt of a retried transaction is stamped with the request id again.
+    stampRequestIds(db as unknown as Db);
     retryConflicts(db as unknown as Db);
+    registerPoolStats(db as unknown as Db, () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: pool.options.max ?? 10,
+    }));
     const wakeups = postgresWakeups({ connectionString: options.databaseUrl });
     return {
       db: db as unknown as Db,
@@ -104,6 +114,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // loop (see turns.ts), and so do the archive and closing, after the work already queued.
   const turns = new Turns();
   const db = drizzlePglite({ client: takingTurns(client, turns) as PGlite, schema });
+  stampRequestIds(db as unknown as Db);
+  registerPoolStats(db as unknown as Db, () => ({
+    total: 1,
+    idle: turns.busy ? 0 : 1,
+    waiting: turns.waiting,
+    max: 1,
+  }));
   return {
     db: db as unknown as Db,
     kind: 'pglite',
@@ -113,6 +130,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     dumpDataDir: () => turns.take(async () => (await client.dumpDataDir('none')) as Blob),
     close: () => turns.take(() => client.close()),
   };
+}
+
+/**
+ * A transaction begun while a request is handled (or a job it caused is worked) first sets
+ * `twofold.request_id` for itself (set_config's local form: gone at commit), so every job row it
+ * queues (outbox, webhook deliveries, queued donor emails, employer screenings) records the
+ * request by its column default, whichever module inserts it and however (one row or unnest).
+ */
+function stampRequestIds(db: Db): void {
+  const begin = db.transaction.bind(db);
+  db.transaction = ((work: (tx: Tx) => Promise<unknown>, config?: Parameters<Db['transaction']>[1]) =>
+    begin(async (tx) => {
+      const requestId = currentRequestId();
+      if (requestId !== undefined)
+        await tx.execute(sql`select set_config(${schema.requestIdSetting}, ${requestId}, true)`);
+      return work(tx);
+    }, config)) as Db['transaction'];
 }
 
 /** The database the server's config names: PostgreSQL when DATABASE_URL is set, else PGlite on disk. */

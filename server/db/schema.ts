@@ -24,6 +24,16 @@ const timestamps = {
     .$onUpdate(() => new Date()),
 };
 
+/**
+ * The transaction setting a request's transactions carry its id in (server/db/client.ts); rows a
+ * request queues for a worker take it as their request_id by default.
+ */
+export const requestIdSetting = 'twofold.request_id';
+
+/** A queued job's request id: the setting of the transaction that inserted it, else null. */
+const requestIdColumn = () =>
+  text('request_id').default(sql.raw(`nullif(current_setting('${requestIdSetting}', true), '')`));
+
 /** Staff accounts. Emails are stored lowercased; the unique index is on lower(email) as a guard. */
 export const users = pgTable(
   'users',
@@ -242,6 +252,11 @@ export const outbox = pgTable(
     }),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sent_at: timestamp('sent_at', { withTimezone: true }),
+    /**
+     * The request that queued it (X-Request-Id), so the worker's log lines about it repeat that id:
+     * filled by the database from the transaction's twofold.request_id setting (server/db/client.ts).
+     */
+    request_id: requestIdColumn(),
   },
   (t) => [
     index('outbox_due_idx').on(t.status, t.next_attempt_at),
@@ -668,6 +683,11 @@ export const employerScreenings = pgTable(
     error: text('error'),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     finished_at: timestamp('finished_at', { withTimezone: true }),
+    /**
+     * The request that queued it (X-Request-Id), so the worker's log lines about it repeat that id:
+     * filled by the database from the transaction's twofold.request_id setting (server/db/client.ts).
+     */
+    request_id: requestIdColumn(),
   },
   (t) => [
     index('employer_screenings_org_idx').on(t.organization_id, t.created_at.desc()),
@@ -795,6 +815,11 @@ export const donationNotifications = pgTable(
     confirm_clicked_at: timestamp('confirm_clicked_at', { withTimezone: true }),
     decline_clicked_at: timestamp('decline_clicked_at', { withTimezone: true }),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The request that queued it (X-Request-Id), so the worker's log lines about it repeat that id:
+     * filled by the database from the transaction's twofold.request_id setting (server/db/client.ts).
+     */
+    request_id: requestIdColumn(),
   },
   (t) => [
     index('donation_notifications_donation_idx').on(t.donation_id, t.created_at.desc()),
@@ -1076,6 +1101,11 @@ export const webhookDeliveries = pgTable(
     last_error: text('last_error'),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     delivered_at: timestamp('delivered_at', { withTimezone: true }),
+    /**
+     * The request that queued it (X-Request-Id), so the worker's log lines about it repeat that id:
+     * filled by the database from the transaction's twofold.request_id setting (server/db/client.ts).
+     */
+    request_id: requestIdColumn(),
   },
   (t) => [
     index('webhook_deliveries_due_idx').on(t.status, t.next_attempt_at),

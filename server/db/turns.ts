@@ -17,13 +17,32 @@ import { Mutex, type PGlite, type QueryOptions, type Transaction } from '@electr
  */
 export class Turns {
   readonly #mutex = new Mutex();
+  #asked = 0;
+  #running = false;
 
   /** Runs `work` when every turn asked before it has finished, after letting the event loop poll. */
   take<T>(work: () => Promise<T>): Promise<T> {
+    this.#asked += 1;
     return this.#mutex.runExclusive(async () => {
-      await nextLoopTurn();
-      return work();
+      this.#asked -= 1;
+      this.#running = true;
+      try {
+        await nextLoopTurn();
+        return await work();
+      } finally {
+        this.#running = false;
+      }
     });
+  }
+
+  /** Turns asked for and not started yet (the metrics' "waiting" on PGlite's one connection). */
+  get waiting(): number {
+    return this.#asked;
+  }
+
+  /** Whether a turn is in progress. */
+  get busy(): boolean {
+    return this.#running;
   }
 }
 

@@ -35,3 +35,15 @@ export function clientIp(c: Context, trustProxy: TrustProxy): string {
   } as unknown as IncomingMessage;
   return proxyAddr(request, trustOf(trustProxy));
 }
+
+/**
+ * Whether the socket's peer is a proxy TRUST_PROXY names (a hop count trusts the nearest peer):
+ * only then are the headers it adds (X-Request-Id) believed. In-process requests stand for 127.0.0.1.
+ */
+export function peerIsTrustedProxy(c: Context, trustProxy: TrustProxy): boolean {
+  if (trustProxy === false) return false;
+  const env = c.env as { incoming?: unknown } | undefined;
+  const peer = env?.incoming ? (getConnInfo(c).remote.address ?? '') : '127.0.0.1';
+  if (peer === '') return false;
+  return trustOf(trustProxy)(peer, 0);
+}

@@ -3,6 +3,8 @@ import type { Db, Tx } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import type { Logger } from '../http/logger.ts';
 import type { MailTransport, Sender } from '../mail/transport.ts';
+import { workJob } from '../observability/context.ts';
+import { countDelivery } from '../observability/metrics.ts';
 import type { FileStorage } from '../storage/storage.ts';
 import { pollingLoop } from './polling-loop.ts';
 
@@ -101,6 +103,65 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     });
   }
 
+  /** Sends one claimed message and records the outcome (sent, or retried later, or failed). */
+  async function send(message: NonNullable<Awaited<ReturnType<typeof claimNext>>>): Promise<void> {
+    try {
+      const attachments = [];
+      for (const a of message.attachments) {
+        const file = await options.storage?.get(a.file);
+        if (!file) throw new Error(`attachment ${a.filename} is missing from file storage`);
+        attachments.push({
+          filename: a.filename,
+          contentType: a.contentType,
+          content: Buffer.from(file.bytes),
+        });
+      }
+      // The sender is decided now, not when queued: a domain that stopped verifying falls back at once.
+      const sender =
+        message.organization_id !== null ? await options.senderFor?.(message.organization_id) : undefined;
+      await transport.send(
+        {
+          to: message.to,
+          subject: message.subject,
+          html: message.html,
+          ...(message.reply_to ? { replyTo: message.reply_to } : {}),
+          ...(Object.keys(message.headers).length > 0 ? { headers: message.headers } : {}),
+          ...(attachments.length > 0 ? { attachments } : {}),
+          text: message.text,
+        },
+        { id: message.id, createdAt: message.created_at },
+        sender,
+      );
+      await db.transaction(async (tx) => {
+        const now = new Date();
+        await tx
+          .update(outbox)
+          .set({ status: 'sent', sent_at: now, last_error: null })
+          .where(eq(outbox.id, message.id));
+        await options.afterSent?.(tx, message.id, now);
+      });
+      countDelivery('mail', 'delivered');
+      logger.info(`mail ${message.id} sent`, { attempt: message.attempts });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const givingUp = message.attempts >= maxAttempts;
+      const delayMs = retryBaseMs * 2 ** (message.attempts - 1);
+      await db
+        .update(outbox)
+        .set({
+          status: givingUp ? 'failed' : 'pending',
+          last_error: reason.slice(0, 1000),
+          next_attempt_at: new Date(Date.now() + delayMs),
+        })
+        .where(eq(outbox.id, message.id));
+      countDelivery('mail', givingUp ? 'gave_up' : 'failed');
+      // The recipient is personal data; the id is enough to find the message.
+      logger.warn(
+        `mail ${message.id}: attempt ${message.attempts} failed (${reason})${givingUp ? '; giving up' : `; retrying in ${Math.round(delayMs / 1000)} s`}`,
+      );
+    }
+  }
+
   async function deliver(): Promise<number> {
     try {
       await options.renderQueued?.();
@@ -112,57 +173,10 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       const message = await claimNext(tried);
       if (!message) break;
       tried.push(message.id);
-      try {
-        const attachments = [];
-        for (const a of message.attachments) {
-          const file = await options.storage?.get(a.file);
-          if (!file) throw new Error(`attachment ${a.filename} is missing from file storage`);
-          attachments.push({
-            filename: a.filename,
-            contentType: a.contentType,
-            content: Buffer.from(file.bytes),
-          });
-        }
-        const sender =
-          message.organization_id !== null ? await options.senderFor?.(message.organization_id) : undefined;
-        await transport.send(
-          {
-            to: message.to,
-            subject: message.subject,
-            html: message.html,
-            ...(message.reply_to ? { replyTo: message.reply_to } : {}),
-            ...(Object.keys(message.headers).length > 0 ? { headers: message.headers } : {}),
-            ...(attachments.length > 0 ? { attachments } : {}),
-            text: message.text,
-          },
-          { id: message.id, createdAt: message.created_at },
-          sender,
-        );
-        await db.transaction(async (tx) => {
-          const now = new Date();
-          await tx
-            .update(outbox)
-            .set({ status: 'sent', sent_at: now, last_error: null })
-            .where(eq(outbox.id, message.id));
-          await options.afterSent?.(tx, message.id, now);
-        });
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        const givingUp = message.attempts >= maxAttempts;
-        const delayMs = retryBaseMs * 2 ** (message.attempts - 1);
-        await db
-          .update(outbox)
-          .set({
-            status: givingUp ? 'failed' : 'pending',
-            last_error: reason.slice(0, 1000),
-            next_attempt_at: new Date(Date.now() + delayMs),
-          })
-          .where(eq(outbox.id, message.id));
-        // The recipient is personal data; the id is enough to find the message.
-        logger.warn(
-          `mail ${message.id}: attempt ${message.attempts} failed (${reason})${givingUp ? '; giving up' : `; retrying in ${Math.round(delayMs / 1000)} s`}`,
-        );
-      }
+      // Its log lines (and anything its delivery queues) carry the request that queued it.
+      await workJob('mail delivery', { requestId: message.request_id, job: 'mail', jobId: message.id }, () =>
+        send(message),
+      );
     }
     return tried.length;
   }

@@ -1,4 +1,5 @@
 import type { Logger } from '../http/logger.ts';
+import { withWorkContext } from '../observability/context.ts';
 
 /** A background job that runs a round every `pollMs` (mail, webhook deliveries, scheduled jobs). */
 export type PollingLoop = {
@@ -40,7 +41,8 @@ export function pollingLoop(options: {
   let looping = false;
 
   function runOnce(): Promise<number> {
-    running ??= options.round().finally(() => {
+    // A round belongs to no request, even when one asked for it: its jobs bring their own ids.
+    running ??= withWorkContext({}, () => options.round()).finally(() => {
       running = undefined;
     });
     return running;

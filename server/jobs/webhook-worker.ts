@@ -6,6 +6,8 @@ import { queryRows } from '../db/rows.ts';
 import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema.ts';
 import type { Logger } from '../http/logger.ts';
 import { OutboundError, type OutboundOptions, postJson } from '../http/outbound.ts';
+import { workJob } from '../observability/context.ts';
+import { countDelivery } from '../observability/metrics.ts';
 import { pollingLoop } from './polling-loop.ts';
 
 /**
@@ -47,6 +49,8 @@ type Claimed = {
   payload: Record<string, unknown>;
   attempts: number;
   give_up_at: Date;
+  /** The request that queued it (its log lines repeat it). */
+  request_id: string | null;
 };
 
 /** With WEBHOOK_ALLOW_PRIVATE, receivers on these hosts (a developer's machine or network) are called over http. */
@@ -77,7 +81,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     return db.transaction(async (tx) => {
       const rows = await queryRows<Claimed>(
         tx,
-        sql`select d.id, d.webhook_id, d.message_id, d.payload, d.attempts, d.give_up_at
+        sql`select d.id, d.webhook_id, d.message_id, d.payload, d.attempts, d.give_up_at, d.request_id
               from webhook_deliveries d
              where d.status = 'pending' and d.next_attempt_at < ${dueBefore.toISOString()}
                and not exists (
@@ -161,7 +165,15 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
         .set({ last_code: code ?? 0 })
         .where(eq(webhooks.id, hook.id));
     });
-    if (!ok)
+    countDelivery('webhook', ok ? 'delivered' : givingUp ? 'gave_up' : 'failed');
+    if (ok)
+      logger.info(`webhook ${hook.id} delivery ${delivery.id} delivered (${code})`, {
+        webhook_id: hook.id,
+        attempt: delivery.attempts,
+        status_code: code,
+        duration_ms: durationMs,
+      });
+    else
       logger.warn(
         `webhook ${hook.id} delivery ${delivery.id}: attempt ${delivery.attempts} failed (${code ?? response})${givingUp ? '; giving up' : ''}`,
       );
@@ -170,7 +182,11 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   async function deliver(): Promise<number> {
     const claimed = await claim();
     // Different matches in parallel; one match's deliveries never share a round (see claim).
-    await Promise.all(claimed.map((d) => send(d)));
+    await Promise.all(
+      claimed.map((d) =>
+        workJob('webhook delivery', { requestId: d.request_id, job: 'webhook', jobId: d.id }, () => send(d)),
+      ),
+    );
     return claimed.length;
   }
 

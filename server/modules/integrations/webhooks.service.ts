@@ -13,6 +13,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { webhookAttempts, webhookDeliveries, webhooks } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { type AuditBy, recordBy } from '../audit/audit.ts';
+import { currentRequestId } from '../../observability/context.ts';
 import { deliveryLifetimeMs, newMessageId, testPayload } from './webhook-events.ts';
 
 const maxWebhooksPerOrganization = 20;
@@ -181,6 +182,8 @@ export async function sendTestEvent(db: Queryable, webhookId: number) {
       message_id: newMessageId(),
       payload: testPayload(now),
       give_up_at: new Date(now.getTime() + deliveryLifetimeMs),
+      // Outside a transaction the column's default has no request to read: named here.
+      request_id: currentRequestId() ?? null,
     })
     .returning({ id: webhookDeliveries.id });
   return { message: integrationMessages.testQueued, delivery_id: row?.id ?? 0 };

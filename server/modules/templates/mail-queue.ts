@@ -93,8 +93,20 @@ export async function renderQueuedMails(db: Db, links: NotificationLinks): Promi
       }
       if (dropped.length > 0)
         await tx.execute(sql`delete from ${donationNotifications} where ${anyOf(sql`id`, dropped, 'int')}`);
-      if (recorded.length > 0)
+      if (recorded.length > 0) {
         await renderMails(tx, recorded, links, (links.clock ?? systemClock).now(), 'update');
+        // Each email's outbox row repeats the request that queued it (an import), whichever
+        // request or worker renders the batch.
+        await tx.execute(
+          sql`update outbox o set request_id = n.request_id from ${donationNotifications} n
+               where ${anyOf(
+                 sql`n.id`,
+                 recorded.map((r) => r.id),
+                 'int',
+               )} and o.id = n.outbox_id
+                 and o.request_id is distinct from n.request_id`,
+        );
+      }
       return { found: queued.length, made: recorded.length };
     });
     rendered += batch.made;
