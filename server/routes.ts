@@ -1,5 +1,6 @@
 import { openApiDocument } from './http/openapi.ts';
 import { type AnyRoute, defineRoute } from './http/route.ts';
+import { accountRoutes } from './modules/account/account.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
@@ -44,6 +45,7 @@ const openApiRoute = defineRoute({
  */
 export const routes: readonly AnyRoute[] = [
   ...authRoutes,
+  ...accountRoutes,
   ...organizationRoutes,
   ...registrationRoutes,
   ...captchaRoutes,

@@ -847,7 +847,7 @@ async function send(route: AnyRoute, orgId: number, request: Request, token: str
     let credential = token;
     if (token) {
       // The link the portal would fetch for this user: a tokenInQuery route never takes a session.
-      const userId = (await verifyToken(t.config.jwtSecret, 'access', token))?.subject ?? '0';
+      const userId = (await verifyToken(t.config.jwtSecret, 'access', token, t.db))?.subject ?? '0';
       credential = await signToken(t.config.jwtSecret, rule.purpose, userId, {
         org: orgId,
         data: request.linkData ?? { filters: {} },
