@@ -53,6 +53,7 @@ declare module 'react' {
       'twofold-employers': ElementProps;
       'twofold-payouts': ElementProps;
       'twofold-toaster': ElementProps;
+      'twofold-account': ElementProps;
     }
   }
 }

@@ -257,6 +257,7 @@ function App() {
             <Route path="scheduled-emails" element={screen(<twofold-scheduled-emails />)} />
             <Route path="reports" element={screen(<twofold-report-builder />)} />
             <Route path="campaigns" element={screen(<twofold-campaigns />)} />
+            <Route path="account" element={screen(<twofold-account />)} />
             <Route
               path="stripe-setup"
               element={screen(<twofold-billing key="stripe-setup" view="stripe-setup" />)}

@@ -7,6 +7,7 @@ import { Component, type ReactElement, type ReactNode, Suspense, use } from 'rea
  * route shows a spinner until then.
  */
 const screens = {
+  'twofold-account': () => import('../../elements/twofold-account.ts'),
   'twofold-billing': () => import('../../elements/twofold-billing.ts'),
   'twofold-campaigns': () => import('../../elements/twofold-campaigns.ts'),
   'twofold-companies': () => import('../../elements/twofold-companies.ts'),

@@ -167,7 +167,7 @@ async function authenticate(
   // Issue #24: a session an organization's policy (or the super-user rule) finds without a second
   // factor reaches only the account page until the user has set one up.
   if (!duringTwoFactorSetup && secondFactorMissing(session, deps.config.exposed))
-    throw new HttpError(403, twoFactorMessages.required);
+    throw new HttpError(403, twoFactorMessages.required, twoFactorRequiredHeader);
   await touchSession(deps.db, session, clientIp(c, deps.config.trustProxy));
   return {
     id: session.userId,
@@ -241,7 +241,7 @@ async function guard(c: Context<AppEnv>, route: AnyRoute, deps: Deps): Promise<v
   if (session && user.globalPermission && !hasSecondFactor(session.factors)) {
     for (const orgId of orgIds) {
       if (await requiresTwoFactor(deps, orgId, session.method === 'sso' ? session.ssoOrganizationId : null))
-        throw new HttpError(403, twoFactorMessages.required);
+        throw new HttpError(403, twoFactorMessages.required, twoFactorRequiredHeader);
     }
   }
   // A link made for one organization opens no other, whatever its user may reach.
@@ -251,6 +251,9 @@ async function guard(c: Context<AppEnv>, route: AnyRoute, deps: Deps): Promise<v
   if (!atLeast(lowest, access.level)) throw new HttpError(403, httpMessages.forbidden);
   c.set('level', lowest);
 }
+
+/** Tells the portal to take the user to their account page, where they set up a second factor. */
+const twoFactorRequiredHeader = { 'X-Two-Factor-Required': 'true' };
 
 /** Whether the organization or one above it requires two-factor sign-in (an SSO session of it does not count). */
 async function requiresTwoFactor(deps: Deps, orgId: number, ssoOrg: number | null): Promise<boolean> {

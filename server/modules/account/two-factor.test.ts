@@ -385,10 +385,13 @@ describe('organization policy', () => {
         route: `${route.method} ${route.path}`,
         status: answer.status,
         message: answer.json?.message,
+        // The portal takes the user to their account page on this header.
+        header: answer.headers.get('x-two-factor-required'),
       }).toEqual({
         route: `${route.method} ${route.path}`,
         status: 403,
         message: twoFactorMessages.required,
+        header: 'true',
       });
     }
     // Its account page works: status, sessions, enrolment; once enrolled this very session goes on.
