@@ -72,7 +72,10 @@ export const TwoFactorStatus = z.object({
   totp: z.boolean(),
   totp_since: z.nullable(z.string()),
   recovery_codes_left: z.number(),
-  /** An organization's policy (or the super-user rule) requires a second factor of this user. */
+  /**
+   * An organization's policy (or the super-user rule) requires a second factor this session has
+   * not passed: until the user sets one up, the account page is all it may use.
+   */
   required: z.boolean(),
   /** This session passed a second factor. */
   session_two_factor: z.boolean(),

@@ -118,22 +118,9 @@ export async function twoFactorStatus(deps: Deps, user: AuthUser): Promise<TwoFa
     totp: since !== null,
     totp_since: since?.toISOString() ?? null,
     recovery_codes_left: since ? await recoveryCodesLeft(deps.db, user.id) : 0,
-    required:
-      secondFactorMissing(session, deps.config.exposed) ||
-      (hasSecondFactor(session.factors) && (await requiredOf(deps, user))),
+    required: secondFactorMissing(session, deps.config.exposed),
     session_two_factor: hasSecondFactor(session.factors),
   };
-}
-
-/** Whether an organization of the user (or the super-user rule) asks for a second factor. */
-async function requiredOf(deps: Deps, user: AuthUser): Promise<boolean> {
-  if (user.globalPermission && deps.config.exposed) return true;
-  const [row] = await deps.db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(permissions)
-    .innerJoin(organizations, eq(organizations.id, permissions.org_id))
-    .where(and(eq(permissions.user_id, user.id), eq(organizations.require_two_factor, true)));
-  return Number(row?.n ?? 0) > 0;
 }
 
 /** Starts (or starts again) setting up an authenticator app: a new secret, shown until confirmed. */

@@ -43,11 +43,15 @@ export function TwoFactorSection({ organizationId }: { organizationId: number })
 
   const toggle = async (required: boolean) => {
     setBusy(true);
+    // The box shows the choice at once; a refusal puts it back and says why.
+    const before = state;
+    if (before) setState({ ...before, require_two_factor: required });
     try {
       setState(await setTwoFactorPolicy(organizationId, required));
       setProblem(null);
       toast({ description: twoFactorSettingsTexts.saved });
     } catch (error) {
+      setState(before);
       setProblem(errorMessage(error));
     } finally {
       setBusy(false);
