@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import { attachment as contentDisposition, fileNamePart } from '../http/attachment.ts';
 import { idSegment } from '../http/params.ts';
+import { hasSecondFactor } from '../modules/auth/sessions.ts';
 import { verifyToken } from '../modules/auth/tokens.ts';
 import type { FileStorage } from '../storage/storage.ts';
 
@@ -53,9 +54,11 @@ const signInPage = `<!doctype html>
 /** The signed-in super user behind a staff token, or undefined. */
 async function superUserOf(db: Db, secret: string, token: string | undefined): Promise<number | undefined> {
   if (!token) return undefined;
-  // A session ended since (signed out, reset, removal, demotion) opens the mailbox no more than the API.
+  // A session ended since (signed out, reset, removal, demotion) opens the mailbox no more than the API,
+  // and, as for the API beyond loopback (issue #24), only once it has passed a second factor: the
+  // mailbox holds everyone's sign-in links.
   const session = (await verifyToken(secret, 'access', token, db))?.session;
-  return session?.globalPermission ? session.userId : undefined;
+  return session?.globalPermission && hasSecondFactor(session.factors) ? session.userId : undefined;
 }
 
 function bearer(c: Context): string | undefined {
