@@ -14,6 +14,7 @@ import { policyMessages } from './account.service.ts';
 let t: TestContext;
 let hope = 0;
 let maple = 0;
+let northShore = 0;
 const ids: Record<string, number> = {};
 const password = 'twofold-demo';
 
@@ -23,6 +24,7 @@ beforeAll(async () => {
   const demo = await demoOrganizationIds(t.db);
   hope = demo.hopeHarbor;
   maple = demo.mapleStreet;
+  northShore = demo.northShore;
   for (const who of ['super', 'admin', 'writer', 'reader']) {
     const [row] = await t.db
       .select()
@@ -201,6 +203,28 @@ describe('authenticator app (TOTP)', () => {
     const done = await secondFactor(landed.json.second_factor_token, codeFor(ana.secret));
     expect(done.status).toBe(200);
     expect(done.json.redirect).toBe('/portal/reports');
+  });
+
+  it('an invitation’s link is a first factor too: the owner joins, then gives the code to be signed in', async () => {
+    const admin = await signIn(t.app, 'admin@twofold.test');
+    const invited = await call(t.app, 'POST', '/api/user/permission', {
+      token: admin,
+      body: { org_id: northShore, email: 'ana@example.org', level: 'read' },
+    });
+    expect(invited.status).toBe(200);
+    const mail = await lastMailTo(t.db, 'ana@example.org');
+    const token = /invitation=([^\s"&]+)/.exec(mail?.text ?? '')?.[1] ?? '';
+    const accepted = await call(t.app, 'POST', '/api/invitation/accept', {
+      body: { token: decodeURIComponent(token) },
+    });
+    expect(accepted.status).toBe(200);
+    expect(accepted.json.access_token).toBeUndefined();
+    expect(accepted.json.organization_id).toBe(northShore);
+    await laterOn(ids.ana ?? 0);
+    const ana = await secretOf('ana@example.org');
+    const done = await secondFactor(accepted.json.second_factor_token, codeFor(ana.secret));
+    expect(done.status).toBe(200);
+    expect(done.json.me.orgs.map((o: { id: number }) => o.id)).toContain(northShore);
   });
 
   it('wrong codes are throttled like passwords: past three, each try needs a solved challenge, never a lockout', async () => {
