@@ -54,6 +54,7 @@ declare module 'react' {
       'twofold-employers': ElementProps;
       'twofold-payouts': ElementProps;
       'twofold-toaster': ElementProps;
+      'twofold-account': ElementProps;
     }
   }
 }

@@ -258,6 +258,7 @@ function App() {
             <Route path="account" element={screen(<twofold-account />)} />
             <Route path="reports" element={screen(<twofold-report-builder />)} />
             <Route path="campaigns" element={screen(<twofold-campaigns />)} />
+            <Route path="account" element={screen(<twofold-account />)} />
             <Route
               path="stripe-setup"
               element={screen(<twofold-billing key="stripe-setup" view="stripe-setup" />)}

@@ -45,11 +45,6 @@ export const users = pgTable(
     password_hash: text('password_hash'),
     /** spec: super users ("a global permission") may act on any organization. */
     global_permission: boolean('global_permission').notNull().default(false),
-    /**
-     * Access tokens carry the version they were issued at; raising it (a password reset, a removal
-     * from an organization, a demotion) ends every session issued before.
-     */
-    session_version: integer('session_version').notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -131,6 +126,11 @@ export const organizations = pgTable(
     employer_threshold: integer('employer_threshold').notNull().default(80),
     /** Donor emails with a plainly misspelt common domain (gmial.com) are corrected on the way in. */
     correct_email_typos: boolean('correct_email_typos').notNull().default(true),
+    /**
+     * Issue #24: everyone with access to the organization (and its chapters) must sign in with a
+     * second factor; a session without one reaches nothing but the account page until they enrol.
+     */
+    require_two_factor: boolean('require_two_factor').notNull().default(false),
     ...timestamps,
   },
   (t) => [
@@ -1794,4 +1794,83 @@ export const ssoJoinRequests = pgTable(
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('sso_join_requests_org_user_unique').on(t.organization_id, t.user_id)],
+);
+
+/** How a staff session was signed in (issue #24). */
+export const sessionMethods = ['password', 'magic_link', 'passkey', 'sso'] as const;
+export type SessionMethod = (typeof sessionMethods)[number];
+/**
+ * The proofs a session passed: the first ('password', 'magic_link', 'sso') and any second
+ * ('totp', 'recovery_code'); 'passkey' is both at once.
+ */
+export const sessionFactors = ['password', 'magic_link', 'sso', 'totp', 'recovery_code', 'passkey'] as const;
+export type SessionFactor = (typeof sessionFactors)[number];
+
+/**
+ * A staff session (issue #24): every access token names one row, and `verifyToken` refuses a token
+ * whose row has ended, so ending a session (the account page, a password reset, a removal from an
+ * organization, a demotion, a second factor reset) takes effect on the very next request.
+ * `last_seen_at` and `ip_address` are written at most once a minute per session, or when the
+ * address changes (see server/modules/auth/sessions.ts).
+ */
+export const userSessions = pgTable(
+  'user_sessions',
+  {
+    /** Random, 128 bits (base64url): the `sid` claim of the session's tokens. */
+    id: text('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    last_seen_at: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    ip_address: text('ip_address'),
+    user_agent: text('user_agent'),
+    /** The user agent in words ("Chrome 131 on macOS"), for the account page. */
+    device: text('device').notNull().default(''),
+    method: text('method').$type<SessionMethod>().notNull(),
+    factors: jsonb('factors').$type<SessionFactor[]>().notNull().default([]),
+    /** 'sso' sessions: the organization whose single sign-on vouched for them. */
+    sso_organization_id: integer('sso_organization_id').references(() => organizations.id, {
+      onDelete: 'set null',
+    }),
+    ended_at: timestamp('ended_at', { withTimezone: true }),
+    /** Why it ended: 'signed_out', 'ended_by_user', 'password_reset', 'access_changed', 'two_factor_reset'. */
+    end_reason: text('end_reason'),
+  },
+  (t) => [
+    index('user_sessions_user_live_idx').on(t.user_id).where(sql`${t.ended_at} is null`),
+    check('user_sessions_method_values', sql`${t.method} in ('password', 'magic_link', 'passkey', 'sso')`),
+  ],
+);
+
+/**
+ * A user's authenticator app (TOTP, RFC 6238; issue #24). The seed is sealed (server/crypto/sealed.ts,
+ * purpose 'totp', bound to the user) and never sent back after enrolment. `confirmed_at` is null
+ * while an enrolment waits for its first code. `last_used_step` is the time step of the last code
+ * accepted: a code is accepted only for a later step, so each is used once, across processes.
+ */
+export const userTotp = pgTable('user_totp', {
+  user_id: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret_sealed: text('secret_sealed').notNull(),
+  confirmed_at: timestamp('confirmed_at', { withTimezone: true }),
+  last_used_step: bigint('last_used_step', { mode: 'number' }),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Ten single-use recovery codes per user, stored as their SHA-256 (shown once, when made). */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    code_hash: text('code_hash').notNull(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_hash_unique').on(t.user_id, t.code_hash)],
 );

@@ -1,8 +1,9 @@
-import { inArray, isNotNull, sql } from 'drizzle-orm';
+import { inArray, isNotNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { oneTimeTokens, users } from '../db/schema.ts';
 import { demoPassword } from '../db/seed.ts';
 import { verifyPassword } from '../modules/auth/passwords.ts';
+import { endUserSessions } from '../modules/auth/sessions.ts';
 
 /** The command that takes the published demo password away from every account that still has it. */
 export const disarmCommand = 'npm run demo:disarm';
@@ -65,10 +66,10 @@ export async function disarmDemoAccounts(db: Db): Promise<{ email: string }[]> {
       .set({
         password_hash: null,
         global_permission: false,
-        session_version: sql`${users.session_version} + 1`,
       })
       .where(inArray(users.id, ids));
     await tx.delete(oneTimeTokens).where(inArray(oneTimeTokens.user_id, ids));
+    for (const id of ids) await endUserSessions(tx, id, 'account_disarmed');
   });
   return accounts.map((a) => ({ email: a.email }));
 }

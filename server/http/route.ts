@@ -5,6 +5,7 @@ import type { Capability, PermissionLevel } from '../../src/contract/access.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import type { LiveSession } from '../modules/auth/sessions.ts';
 import type { SignedPurpose, VerifiedToken } from '../modules/auth/tokens.ts';
 import type { MatchNotifier } from '../modules/donations/match-notifier.ts';
 import type { FileStorage } from '../storage/storage.ts';
@@ -16,6 +17,11 @@ export type AuthUser = {
   email: string;
   name: string | null;
   globalPermission: boolean;
+  /**
+   * The session of a bearer token (not of a five-minute link): how it signed in and which factors
+   * it passed (issue #24).
+   */
+  session?: LiveSession | undefined;
 };
 
 /** What every handler may use: the app's collaborators, handed in by `createApp`. */
@@ -163,6 +169,12 @@ export type RouteDefinition<P = unknown, Q = unknown, B = unknown, A = ServerRou
     purpose: Extract<SignedPurpose, 'billing-link' | 'csv-link'>;
     refused?: string | ((deps: Deps) => Response);
   };
+  /**
+   * Issue #24: the route stays open to a session that must still set up a second factor (its
+   * organization requires one): the account page's calls, /api/common, signing out. Every other
+   * staff route refuses such a session (403) in the router, in one place.
+   */
+  duringTwoFactorSetup?: boolean;
   /** A check of the raw request before its input is read (e.g. registration's csrf token). */
   precheck?: (c: Context<AppEnv>, deps: Deps) => Promise<void> | void;
   /** Documented responses by status, for the OpenAPI document. */

@@ -1,14 +1,16 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { rateLimiter } from 'hono-rate-limiter';
 import { atLeast, type PermissionLevel } from '../../src/contract/access.ts';
+import { twoFactorMessages } from '../../src/contract/account.ts';
 import { organizationNotFound } from '../../src/contract/organization.ts';
-import { users } from '../db/schema.ts';
-import { isCurrentSession, type VerifiedToken, verifyToken } from '../modules/auth/tokens.ts';
+import { organizations, users } from '../db/schema.ts';
+import { hasSecondFactor, secondFactorMissing, touchSession } from '../modules/auth/sessions.ts';
+import { type VerifiedToken, verifyToken } from '../modules/auth/tokens.ts';
 import { authenticateApiKey } from '../modules/integrations/api-keys.service.ts';
-import { effectiveLevel } from '../modules/permissions/permissions.service.ts';
+import { effectiveLevel, organizationChain } from '../modules/permissions/permissions.service.ts';
 import { clientIp } from './client-ip.ts';
 import { HttpError, httpMessages } from './errors.ts';
 import { DatabaseStore } from './rate-limit-store.ts';
@@ -48,7 +50,10 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRoute[], deps
           ),
         );
       } else if (route.access !== 'anonymous') {
-        c.set('user', await authenticate(c, deps, route.access === 'donor'));
+        c.set(
+          'user',
+          await authenticate(c, deps, route.access === 'donor', route.duringTwoFactorSetup === true),
+        );
       }
       c.set('input', await readInput(c, route));
       await next();
@@ -140,20 +145,37 @@ async function readMultipart(c: Context<AppEnv>): Promise<Record<string, unknown
  * Who is calling. A missing token and a bad one get different messages (the spec's), both 401.
  * Donor sessions are a separate purpose of token and never open staff routes (or the reverse).
  */
-async function authenticate(c: Context<AppEnv>, deps: Deps, donor: boolean): Promise<AuthUser | undefined> {
+async function authenticate(
+  c: Context<AppEnv>,
+  deps: Deps,
+  donor: boolean,
+  duringTwoFactorSetup: boolean,
+): Promise<AuthUser | undefined> {
   const header = c.req.header('authorization') ?? '';
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match?.[1]) throw new HttpError(401, httpMessages.tokenNotFound);
-  const token = await verifyToken(deps.config.jwtSecret, donor ? 'donor-session' : 'access', match[1]);
-  if (!token) throw new HttpError(401, httpMessages.authExpired);
   if (donor) {
+    const token = await verifyToken(deps.config.jwtSecret, 'donor-session', match[1]);
+    if (!token) throw new HttpError(401, httpMessages.authExpired);
     c.set('donor', { email: token.subject });
     return undefined;
   }
-  // A token outliving its user (deleted since) is as good as expired.
-  const user = await staffUser(deps, token);
-  if (!user) throw new HttpError(401, httpMessages.authExpired);
-  return user;
+  // A token whose session ended (signed out, ended from the account page, a reset, a removal, a
+  // demotion) or whose user is gone is as good as expired: verifyToken reads the session's row.
+  const session = (await verifyToken(deps.config.jwtSecret, 'access', match[1], deps.db))?.session;
+  if (!session) throw new HttpError(401, httpMessages.authExpired);
+  // Issue #24: a session an organization's policy (or the super-user rule) finds without a second
+  // factor reaches only the account page until the user has set one up.
+  if (!duringTwoFactorSetup && secondFactorMissing(session, deps.config.exposed))
+    throw new HttpError(403, twoFactorMessages.required, twoFactorRequiredHeader);
+  await touchSession(deps.db, session, clientIp(c, deps.config.trustProxy));
+  return {
+    id: session.userId,
+    email: session.email,
+    name: session.name,
+    globalPermission: session.globalPermission,
+    session,
+  };
 }
 
 /**
@@ -176,6 +198,7 @@ async function authenticateQueryToken(
   throw new HttpError(401, rule.refused ?? (raw ? httpMessages.authExpired : httpMessages.tokenNotFound));
 }
 
+/** The user of a five-minute link ('csv-link', 'billing-link'), while they exist. */
 async function staffUser(deps: Deps, token: VerifiedToken): Promise<AuthUser | undefined> {
   const id = Number(token.subject);
   if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return undefined;
@@ -185,14 +208,10 @@ async function staffUser(deps: Deps, token: VerifiedToken): Promise<AuthUser | u
       email: users.email,
       name: users.name,
       globalPermission: users.global_permission,
-      sessionVersion: users.session_version,
     })
     .from(users)
     .where(eq(users.id, id));
-  // A token outliving its user (deleted since), or its sessions (reset, removed, demoted), is expired.
-  if (!user || !isCurrentSession(token, user.sessionVersion)) return undefined;
-  const { sessionVersion: _version, ...authUser } = user;
-  return authUser;
+  return user;
 }
 
 /** Access beyond being signed in: super users only, or a level on the route's organization. */
@@ -216,12 +235,35 @@ async function guard(c: Context<AppEnv>, route: AnyRoute, deps: Deps): Promise<v
     if (!lowest || !atLeast(level, lowest)) lowest = level;
   }
   if (!lowest) throw new HttpError(404, httpMessages.notFound);
+  // Issue #24: a super user holds no permission, so the session's policy check (authenticate)
+  // does not see the organizations they open; the policy of the one in hand applies to them too.
+  const session = user.session;
+  if (session && user.globalPermission && !hasSecondFactor(session.factors)) {
+    for (const orgId of orgIds) {
+      if (await requiresTwoFactor(deps, orgId, session.method === 'sso' ? session.ssoOrganizationId : null))
+        throw new HttpError(403, twoFactorMessages.required, twoFactorRequiredHeader);
+    }
+  }
   // A link made for one organization opens no other, whatever its user may reach.
   const linkOrg = c.get('token')?.org;
   if (linkOrg !== undefined && !orgIds.includes(linkOrg))
     throw new HttpError(403, httpMessages.otherOrganization);
   if (!atLeast(lowest, access.level)) throw new HttpError(403, httpMessages.forbidden);
   c.set('level', lowest);
+}
+
+/** Tells the portal to take the user to their account page, where they set up a second factor. */
+const twoFactorRequiredHeader = { 'X-Two-Factor-Required': 'true' };
+
+/** Whether the organization or one above it requires two-factor sign-in (an SSO session of it does not count). */
+async function requiresTwoFactor(deps: Deps, orgId: number, ssoOrg: number | null): Promise<boolean> {
+  const chain = await organizationChain(deps.db, orgId);
+  if (chain.length === 0) return false;
+  const rows = await deps.db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(and(inArray(organizations.id, chain), eq(organizations.require_two_factor, true)));
+  return rows.some((r) => r.id !== ssoOrg);
 }
 
 /**

@@ -3,10 +3,11 @@ import { type Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
 import type { Db } from '../db/client.ts';
-import { outbox, users } from '../db/schema.ts';
+import { outbox } from '../db/schema.ts';
 import { attachment as contentDisposition, fileNamePart } from '../http/attachment.ts';
 import { idSegment } from '../http/params.ts';
-import { isCurrentSession, verifyToken } from '../modules/auth/tokens.ts';
+import { hasSecondFactor } from '../modules/auth/sessions.ts';
+import { verifyToken } from '../modules/auth/tokens.ts';
 import type { FileStorage } from '../storage/storage.ts';
 
 export type DevMailboxOptions = {
@@ -53,16 +54,11 @@ const signInPage = `<!doctype html>
 /** The signed-in super user behind a staff token, or undefined. */
 async function superUserOf(db: Db, secret: string, token: string | undefined): Promise<number | undefined> {
   if (!token) return undefined;
-  const session = await verifyToken(secret, 'access', token);
-  if (!session) return undefined;
-  const id = Number(session.subject);
-  if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return undefined;
-  const [user] = await db
-    .select({ id: users.id, global: users.global_permission, version: users.session_version })
-    .from(users)
-    .where(eq(users.id, id));
-  // A session ended since (reset, removal, demotion) opens the mailbox no more than the API.
-  return user?.global && isCurrentSession(session, user.version) ? user.id : undefined;
+  // A session ended since (signed out, reset, removal, demotion) opens the mailbox no more than the API,
+  // and, as for the API beyond loopback (issue #24), only once it has passed a second factor: the
+  // mailbox holds everyone's sign-in links.
+  const session = (await verifyToken(secret, 'access', token, db))?.session;
+  return session?.globalPermission && hasSecondFactor(session.factors) ? session.userId : undefined;
 }
 
 function bearer(c: Context): string | undefined {
@@ -86,7 +82,7 @@ export function devMailbox(db: Db, options: DevMailboxOptions): Hono {
     });
     mailbox.post('/session', async (c) => {
       const token = bearer(c);
-      const claims = token ? await verifyToken(jwtSecret, 'access', token) : null;
+      const claims = token ? await verifyToken(jwtSecret, 'access', token, db) : null;
       if (!token || !claims) return c.json({ message: 'Sign in to the portal as a super user.' }, 401);
       if (!(await superUserOf(db, jwtSecret, token)))
         return c.json({ message: 'The dev mailbox is open to super users only.' }, 403);

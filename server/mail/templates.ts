@@ -48,6 +48,30 @@ export async function passwordResetMail(
   });
 }
 
+/**
+ * Issue #24: an admin (or a super user) reset the member's second factor; their sessions ended. The
+ * member signs in again with a password or a magic link, and sets up a new one on their account page.
+ */
+export async function twoFactorResetMail(
+  r: Recipient & { by: string; organization: string | null; url: string },
+): Promise<MailMessage> {
+  return renderActionEmail({
+    to: r.to,
+    subject: 'Your Twofold two-factor sign-in was reset',
+    greeting: `Hello ${r.name},`,
+    paragraphs: [
+      r.organization
+        ? `${r.by}, an administrator of ${r.organization}, reset the two-factor sign-in of your Twofold account: your authenticator app and recovery codes were removed, and you were signed out everywhere.`
+        : `${r.by}, a Twofold administrator, reset the two-factor sign-in of your Twofold account: your authenticator app and recovery codes were removed, and you were signed out everywhere.`,
+      'Sign in again and set up a new authenticator app in the Security section of your account.',
+    ],
+    action: { label: 'Sign in to Twofold', url: r.url },
+    footnote:
+      'If you did not ask for this, tell your organization’s administrator or Twofold support at once.',
+    supportEmail: r.supportEmail,
+  });
+}
+
 /** An invitation to an organization: the new user sets a password through the link. */
 export async function invitationMail(
   r: Recipient & { url: string; organizationName: string; invitedBy: string; days: number },

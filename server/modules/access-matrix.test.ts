@@ -446,6 +446,25 @@ const samples: Record<string, Sample> = {
       body: { org_id: id, user_id: await userWithLevel(id) },
     }),
   },
+  // Issue #24: the two-factor policy and a member's reset (admins).
+  'get /api/organization/:id/two-factor': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/two-factor` }),
+  },
+  'put /api/organization/:id/two-factor': {
+    level: 'admin',
+    // Turning it off is what an admin without a second factor of their own may do.
+    request: async (id) => ({
+      path: `/api/organization/${id}/two-factor`,
+      body: { require_two_factor: false },
+    }),
+  },
+  'post /api/organization/:id/user/:userId/reset-two-factor': {
+    level: 'admin',
+    request: async (id) => ({
+      path: `/api/organization/${id}/user/${await userWithLevel(id)}/reset-two-factor`,
+    }),
+  },
   'put /api/user/:id': {
     level: 'admin',
     request: async (id) => {
@@ -1007,7 +1026,7 @@ async function send(route: AnyRoute, orgId: number, request: Request, token: str
     let credential = token;
     if (token) {
       // The link the portal would fetch for this user: a tokenInQuery route never takes a session.
-      const userId = (await verifyToken(t.config.jwtSecret, 'access', token))?.subject ?? '0';
+      const userId = (await verifyToken(t.config.jwtSecret, 'access', token, t.db))?.subject ?? '0';
       credential = await signToken(t.config.jwtSecret, rule.purpose, userId, {
         org: orgId,
         data: request.linkData ?? { filters: {} },
@@ -1077,6 +1096,9 @@ async function snapshot(orgId: number) {
     table(sql`select * from sso_join_requests where organization_id = ${orgId} order by id`),
     // A refused call records nothing either.
     table(sql`select count(*) from audit_events`),
+    // Issue #24: a refused policy change or reset ends no session and removes no factor.
+    table(sql`select count(*) from user_sessions where ended_at is not null`),
+    table(sql`select user_id, confirmed_at from user_totp order by user_id`),
   ]);
 }
 
@@ -1177,12 +1199,20 @@ describe('the super-user routes', () => {
       form.set('file', new File([exported.text], 'companies.csv', { type: 'text/csv' }));
       return { method: route.method, path: route.path, form };
     }
+    if (route.path === '/api/user/:userId/reset-two-factor') {
+      // A member of its own, so ending their sessions touches no token this file signs in with.
+      const someone = await userWithLevel(orgIds.hopeHarbor);
+      return { method: route.method, path: `/api/user/${someone}/reset-two-factor` };
+    }
     return { method: route.method, path: route.path };
   }
 
   const catalogue = async () =>
     JSON.stringify(
       await Promise.all([
+        // A refused reset ends no session and sends no email.
+        queryRows(t.db, sql`select count(*) from user_sessions where ended_at is not null`),
+        queryRows(t.db, sql`select count(*) from outbox`),
         queryRows(t.db, sql`select * from companies order by id`),
         queryRows(t.db, sql`select * from company_changes order by id`),
         queryRows(t.db, sql`select id, status, review_note from company_suggestions order by id`),
@@ -1204,6 +1234,8 @@ describe('the super-user routes', () => {
         'put /api/companies/:id',
         'get /api/company-catalogue',
         'post /api/company-catalogue',
+        // Issue #24: a super user resets anyone's second factor.
+        'post /api/user/:userId/reset-two-factor',
       ].sort(),
     );
     const problems: string[] = [];

@@ -10,7 +10,7 @@ async function load() {
   const client = await import('./client.ts');
   const token = await import('../state/token.ts');
   const navigation = await import('../state/navigation.ts');
-  const auth = await import('./auth.ts');
+  const auth = { ...(await import('./auth.ts')), ...(await import('./sign-in.ts')) };
   const organization = await import('./organization.ts');
   client.setApiBase('http://api.test/');
   const visited: string[] = [];

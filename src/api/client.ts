@@ -134,6 +134,8 @@ async function toApiError(response: Response, authenticated: boolean): Promise<A
     navigate('/portal/login');
     return new ApiError(401, requestMessages.authExpired);
   }
+  // Issue #24: this session must set up a second factor first (an organization requires one).
+  if (response.headers.has('x-two-factor-required')) navigate('/portal/account');
   let message = '';
   let captcha = false;
   try {

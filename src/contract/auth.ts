@@ -53,6 +53,11 @@ export const Me = z.object({
   name: z.string(),
   globalPermission: z.boolean(),
   orgs: z.array(OrgRef),
+  /**
+   * Issue #24: this session must set up a second factor (an organization requires it) before it
+   * may do anything but its account page, where the portal takes it.
+   */
+  twoFactorRequired: z.optional(z.boolean()),
 });
 export type Me = z.infer<typeof Me>;
 
@@ -99,8 +104,8 @@ export const TokenClaims = z.object({
   sub: z.string(),
   exp: z.number(),
   purpose: z.optional(z.enum(['access', 'donor-session'])),
-  /** Staff tokens: the user's session version when it was issued. */
-  ver: z.optional(z.number()),
+  /** Staff tokens: the session they belong to. */
+  sid: z.optional(z.string()),
 });
 export type TokenClaims = z.infer<typeof TokenClaims>;
 

@@ -1,6 +1,6 @@
 import { computed, signal } from '@preact/signals-react';
 import { common } from '../api/auth.ts';
-import { ApiError, errorMessage } from '../api/client.ts';
+import { ApiError, errorMessage, send } from '../api/client.ts';
 import { type LoginResponse, type Me, TokenClaims } from '../contract/index.ts';
 import { navigate } from './navigation.ts';
 import { removeStored, storageKeys, writeStored } from './storage.ts';
@@ -101,7 +101,8 @@ export function login(response: LoginResponse, redirect = '/portal'): void {
   const only = me.orgs.length === 1 ? me.orgs[0] : undefined;
   if (only) writeStored(storageKeys.currentOrganizationId, String(only.id));
   toast({ title: 'Login Successful', description: `Welcome back, ${me.name}!` });
-  navigate(redirect);
+  // Issue #24: an organization requires a second factor this user has not set up yet.
+  navigate(me.twoFactorRequired ? '/portal/account' : redirect);
 }
 
 /**
@@ -110,6 +111,8 @@ export function login(response: LoginResponse, redirect = '/portal'): void {
  * so the next person to sign in on this browser does not start on it.
  */
 export function logout(): void {
+  // The server ends the session too (its token is refused from now on, wherever it was copied).
+  if (authToken.value) send('api/auth/logout', { method: 'post' }).catch(() => {});
   signedOut.value = true;
   clearToken();
   user.value = null;

@@ -40,6 +40,8 @@ export const portalRoutes: readonly PortalRoute[] = [
   { name: 'payouts', path: '/portal/payouts', signedIn: true, ready: 'Upload a payout report' },
   { name: 'scheduled-emails', path: '/portal/scheduled-emails', signedIn: true, ready: /emails? from/ },
   { name: 'employers', path: '/portal/employers', signedIn: true, ready: 'To review' },
+  // Issue #24: the user's own account page (its Security section).
+  { name: 'account', path: '/portal/account', signedIn: true, ready: 'Signed-in sessions' },
   { name: 'organization-basic', path: '/portal/organization-details', signedIn: true, ready: 'Basic' },
   {
     name: 'organization-users',

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { SecondFactorChallenge, SecondFactorRequest } from '../../../src/contract/account.ts';
 import type {
   LoginRequest,
   LoginResponse,
@@ -12,6 +13,7 @@ import { donorMessages, donorRedirectMatchId } from '../../../src/contract/donor
 import type { AppEnv, AuthUser, Deps } from '../../http/route.ts';
 import { requestDonorLink } from '../donor/donor.service.ts';
 import * as auth from './auth.service.ts';
+import { endOneSession } from './sessions.ts';
 
 /** HTTP in, HTTP out: each handler takes the validated input and returns the response body. */
 type In<B> = { deps: Deps; body: B };
@@ -25,8 +27,24 @@ export async function login({
   body,
   ip,
   c,
-}: In<LoginRequest> & { ip: string; c: Context<AppEnv> }): Promise<LoginResponse | Response> {
-  const outcome = await auth.login(deps, body, ip);
+}: In<LoginRequest> & { ip: string; c: Context<AppEnv> }): Promise<
+  LoginResponse | SecondFactorChallenge | Response
+> {
+  const outcome = await auth.login(deps, body, ip, c.req.header('user-agent') ?? null);
+  return outcome.ok ? outcome.session : c.json(outcome.refusal, outcome.status);
+}
+
+/** The code after a right password or magic link: a session, or `{ message, captcha? }` as for login. */
+export async function secondFactor({
+  deps,
+  body,
+  ip,
+  c,
+}: In<SecondFactorRequest> & { ip: string; c: Context<AppEnv> }): Promise<LoginResponse | Response> {
+  const outcome = await auth.completeSecondFactor(deps, body, {
+    ip,
+    userAgent: c.req.header('user-agent') ?? null,
+  });
   return outcome.ok ? outcome.session : c.json(outcome.refusal, outcome.status);
 }
 
@@ -53,8 +71,15 @@ export function requestOtpByQuery({
   return requestOtp({ deps, body: query });
 }
 
-export function verifyOtp({ deps, body }: In<{ token: string }>): Promise<OtpVerifyResponse> {
-  return auth.verifyMagicLink(deps, body.token);
+export function verifyOtp({
+  deps,
+  body,
+  ip,
+  c,
+}: In<{ token: string }> & { ip: string; c: Context<AppEnv> }): Promise<
+  OtpVerifyResponse | (SecondFactorChallenge & { redirect: string })
+> {
+  return auth.verifyMagicLink(deps, body.token, { ip, userAgent: c.req.header('user-agent') ?? null });
 }
 
 export async function forgot({ deps, body }: In<{ email: string }>): Promise<MessageResponse> {
@@ -68,5 +93,10 @@ export async function reset({ deps, body }: In<ResetRequest>): Promise<MessageRe
 }
 
 export function common({ deps, user }: { deps: Deps; user: AuthUser }): Promise<Me> {
-  return auth.loadMe(deps.db, user.id);
+  return auth.loadMe(deps.db, user.id, { live: user.session, exposed: deps.config.exposed });
+}
+
+export async function logout({ deps, user }: { deps: Deps; user: AuthUser }): Promise<MessageResponse> {
+  if (user.session) await endOneSession(deps.db, user.id, user.session.id, 'signed_out');
+  return { message: 'Signed out' };
 }

@@ -1,3 +1,5 @@
+import * as z from 'zod/mini';
+import { SecondFactorChallenge, SecondFactorRequest } from '../../../src/contract/account.ts';
 import {
   ForgotRequest,
   LoginRefusal,
@@ -28,7 +30,11 @@ export const authRoutes = [
     // Failures are counted per email and address in the database, and past a few the next
     // attempt needs a solved proof-of-work challenge instead (login-throttle.ts).
     responses: {
-      200: { description: 'Signed in', schema: LoginResponse },
+      200: {
+        description:
+          'Signed in, or (second_factor_token) the code of the user’s authenticator app is needed next',
+        schema: z.union([LoginResponse, SecondFactorChallenge]),
+      },
       400: error('Invalid input'),
       403: error('The organization requires single sign-on for this email address'),
       401: {
@@ -88,11 +94,46 @@ export const authRoutes = [
     body: OtpVerifyRequest,
     rateLimit: { failuresOnly: true },
     responses: {
-      200: { description: 'Signed in', schema: OtpVerifyResponse },
+      200: {
+        description:
+          'Signed in, or (second_factor_token) the code of the user’s authenticator app is needed next',
+        schema: z.union([OtpVerifyResponse, SecondFactorChallenge]),
+      },
       400: error('The link is invalid, used or expired'),
       403: error('The organization requires single sign-on for this email address'),
     },
     handler: handlers.verifyOtp,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/auth/second-factor',
+    access: 'anonymous',
+    summary: 'The second step of signing in: a code of the authenticator app, or a recovery code',
+    tags,
+    body: SecondFactorRequest,
+    // As for the password: wrong codes are counted per user and address in the database, and past
+    // a few each try needs a solved proof-of-work challenge (login-throttle.ts); never a lockout.
+    responses: {
+      200: { description: 'Signed in', schema: LoginResponse },
+      400: error('Invalid input'),
+      401: {
+        description:
+          'A wrong code (captcha: true: the next try needs a solved challenge), or an expired challenge',
+        schema: LoginRefusal,
+      },
+      428: { description: 'A solved challenge (captcha) is needed', schema: LoginRefusal },
+    },
+    handler: handlers.secondFactor,
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/auth/logout',
+    access: 'authenticated',
+    duringTwoFactorSetup: true,
+    summary: 'Sign out: ends the session making the call',
+    tags,
+    responses: { 200: { description: 'Signed out', schema: MessageResponse }, 401: error('Not signed in') },
+    handler: handlers.logout,
   }),
   defineRoute({
     method: 'post',
@@ -126,6 +167,7 @@ export const authRoutes = [
     method: 'get',
     path: '/api/common',
     access: 'authenticated',
+    duringTwoFactorSetup: true,
     summary: 'The signed-in user',
     tags,
     responses: { 200: { description: 'The signed-in user', schema: Me }, 401: error('Not signed in') },

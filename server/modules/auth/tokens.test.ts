@@ -19,12 +19,15 @@ let t: TestContext;
 let secret = '';
 let orgId = 0;
 let adminId = 0;
+let adminSession = '';
 beforeAll(async () => {
   t = await createTestContext({ config: { logRequests: false } });
   secret = t.config.jwtSecret;
   orgId = (await demoOrganizationIds(t.db)).hopeHarbor;
   const admin = await signIn(t.app, 'admin@twofold.test');
-  adminId = Number((await verifyToken(secret, 'access', admin))?.subject);
+  const verified = await verifyToken(secret, 'access', admin, t.db);
+  adminId = Number(verified?.subject);
+  adminSession = verified?.session?.id ?? '';
 });
 afterAll(() => t.close());
 
@@ -33,9 +36,15 @@ const subjectFor = (purpose: SignedPurpose) => (purpose === 'donor-session' ? 'd
 describe('signed tokens', () => {
   it('verify only for the purpose they were signed for', async () => {
     for (const made of signedPurposes) {
-      const token = await signToken(secret, made, subjectFor(made), { org: orgId, data: { filters: {} } });
+      // A session token names its live session (a row of user_sessions).
+      const sid = made === 'access' ? { sid: adminSession } : {};
+      const token = await signToken(secret, made, subjectFor(made), {
+        org: orgId,
+        data: { filters: {} },
+        ...sid,
+      });
       for (const asked of signedPurposes) {
-        const verified = await verifyToken(secret, asked, token);
+        const verified = await verifyToken(secret, asked, token, t.db);
         if (asked === made)
           expect(verified, `${made} as ${made}`).toMatchObject({ purpose: made, org: orgId });
         else expect(verified, `${made} as ${asked}`).toBeNull();
@@ -50,12 +59,27 @@ describe('signed tokens', () => {
         .setSubject(sub)
         .setExpirationTime(Math.floor(Date.now() / 1000) + 600)
         .sign(new TextEncoder().encode(secret));
-    expect(await verifyToken(secret, 'access', await sign({ kind: 'staff' }, String(adminId)))).toBeNull();
-    expect(await verifyToken(secret, 'access', await sign({ purpose: 'admin' }, String(adminId)))).toBeNull();
+    const sid = adminSession;
+    expect(
+      await verifyToken(secret, 'access', await sign({ kind: 'staff', sid }, String(adminId)), t.db),
+    ).toBeNull();
+    expect(
+      await verifyToken(secret, 'access', await sign({ purpose: 'admin', sid }, String(adminId)), t.db),
+    ).toBeNull();
     // A donor session names an email; as an access token it would name no user.
     expect(
-      await verifyToken(secret, 'access', await sign({ purpose: 'access' }, 'donor@example.org')),
+      await verifyToken(secret, 'access', await sign({ purpose: 'access', sid }, 'donor@example.org'), t.db),
     ).toBeNull();
+    // A session token naming no session, or another user's, is refused.
+    expect(
+      await verifyToken(secret, 'access', await sign({ purpose: 'access' }, String(adminId)), t.db),
+    ).toBeNull();
+    expect(
+      await verifyToken(secret, 'access', await sign({ purpose: 'access', sid }, String(adminId + 1)), t.db),
+    ).toBeNull();
+    expect(
+      await verifyToken(secret, 'access', await sign({ purpose: 'access', sid }, String(adminId)), t.db),
+    ).not.toBeNull();
   });
 });
 
@@ -79,7 +103,7 @@ describe('one-time tokens', () => {
 describe('on the routes', () => {
   it('a CSV link is not a session, and a session or donor session is not a CSV link', async () => {
     const csv = await signToken(secret, 'csv-link', adminId, { org: orgId, data: { filters: {} } });
-    const access = await signToken(secret, 'access', adminId);
+    const access = await signIn(t.app, 'admin@twofold.test');
     const donor = await signToken(secret, 'donor-session', 'donor@example.org');
     const asBearer = await call(t.app, 'GET', `/api/organization/${orgId}`, { token: csv });
     expect(asBearer).toMatchObject({ status: 401, json: { message: httpMessages.authExpired } });
@@ -100,7 +124,7 @@ describe('on the routes', () => {
   });
 
   it('a ?token= route ignores a bearer header: the link is the credential', async () => {
-    const access = await signToken(secret, 'access', adminId);
+    const access = await signIn(t.app, 'admin@twofold.test');
     const answer = await call(t.app, 'GET', `/api/donation/${orgId}/csv`, { token: access });
     expect(answer.status).toBe(401);
   });

@@ -4,6 +4,7 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 import * as z from 'zod/mini';
 import type { Queryable } from '../../db/client.ts';
 import { oneTimeTokens, type TokenPurpose } from '../../db/schema.ts';
+import { type LiveSession, liveSession } from './sessions.ts';
 
 /**
  * Every token Twofold hands out, in one place. Each has a purpose, and a token of one purpose is
@@ -25,7 +26,14 @@ import { oneTimeTokens, type TokenPurpose } from '../../db/schema.ts';
 // ---------------------------------------------------------------------------------------------
 // Signed tokens
 
-export const signedPurposes = ['access', 'donor-session', 'csv-link', 'esign-link', 'billing-link'] as const;
+export const signedPurposes = [
+  'access',
+  'donor-session',
+  'csv-link',
+  'esign-link',
+  'billing-link',
+  'second-factor',
+] as const;
 export type SignedPurpose = (typeof signedPurposes)[number];
 
 /** spec is silent on the lifetime; a working day, so staff sign in about once a day. */
@@ -51,6 +59,7 @@ const lifetimes: Record<SignedPurpose, number> = {
   'csv-link': csvTokenLifetimeSeconds,
   'esign-link': esignTokenLifetimeSeconds,
   'billing-link': csvTokenLifetimeSeconds,
+  'second-factor': 5 * 60,
 };
 
 /** Who a signed token is for: a staff user's id ('access', 'csv-link') or a donor's email. */
@@ -60,6 +69,7 @@ const subjects: Record<SignedPurpose, z.ZodMiniType<string>> = {
   'csv-link': z.string().check(z.regex(/^[1-9][0-9]{0,9}$/)),
   'esign-link': z.string().check(z.regex(/^[1-9][0-9]{0,9}$/)),
   'billing-link': z.string().check(z.regex(/^[1-9][0-9]{0,9}$/)),
+  'second-factor': z.string().check(z.regex(/^[1-9][0-9]{0,9}$/)),
 };
 
 const Claims = z.object({
@@ -71,8 +81,8 @@ const Claims = z.object({
   org: z.optional(z.number()),
   /** What the link stands for beyond its organization (the CSV's list filters). */
   data: z.optional(z.record(z.string(), z.unknown())),
-  /** 'access': the user's session version when it was issued (isCurrentSession). */
-  ver: z.optional(z.number()),
+  /** 'access': the session (a `user_sessions` row) the token belongs to. */
+  sid: z.optional(z.string().check(z.minLength(16), z.maxLength(64))),
 });
 
 /** A signed token that passed every check. */
@@ -84,8 +94,8 @@ export type VerifiedToken = {
   expiresAt: number;
   org: number | undefined;
   data: Record<string, unknown>;
-  /** The session version it was issued at (0 for tokens without one). */
-  version: number;
+  /** 'access': the live session it belongs to, with its user and what it proved. */
+  session: LiveSession | undefined;
 };
 
 const encoder = new TextEncoder();
@@ -98,7 +108,7 @@ export async function signToken(
   secret: string,
   purpose: SignedPurpose,
   subject: string | number,
-  extra: { org?: number; data?: Record<string, unknown>; ver?: number } = {},
+  extra: { org?: number; data?: Record<string, unknown>; sid?: string } = {},
 ): Promise<string> {
   const sub = purpose === 'donor-session' ? String(subject).trim().toLowerCase() : String(subject);
   return new SignJWT({ purpose, ...extra })
@@ -110,33 +120,38 @@ export async function signToken(
 }
 
 /**
- * A staff session (the bearer token of the API), carrying the user's session version, which
- * `isCurrentSession` compares with the stored one.
+ * A staff session's bearer token, naming its `user_sessions` row (server/modules/auth/sessions.ts):
+ * it stays good only while that row is live, so ending the session (signing out, the account
+ * page, a password reset, a removal from an organization, a demotion) ends the token at once.
  */
-export const signAccessToken = (secret: string, userId: number, sessionVersion = 0) =>
-  signToken(secret, 'access', userId, { ver: sessionVersion });
-
-/**
- * A staff session stays good only while its user's session version is the one it was issued at:
- * a password reset, a removal from an organization or a demotion raises the version and so ends
- * every older session at once. Only sessions are versioned: a five-minute CSV link is not.
- */
-export function isCurrentSession(token: VerifiedToken, sessionVersion: number): boolean {
-  return token.purpose !== 'access' || token.version === sessionVersion;
-}
+export const signAccessToken = (secret: string, userId: number, sessionId: string) =>
+  signToken(secret, 'access', userId, { sid: sessionId });
 /** A donor session: opens only donor routes, which show the matches whose donor has that email. */
 export const signDonorToken = (secret: string, email: string) => signToken(secret, 'donor-session', email);
 
 /**
  * The one place a signed token is accepted: its signature, expiry, purpose and subject, or null
- * when any is wrong (forged, malformed, expired, or issued for another purpose). Checks that
- * depend on the token's user (e.g. sessions ended since it was issued) belong here too, so every
- * route, bearer or `?token=`, gets them.
+ * when any is wrong (forged, malformed, expired, or issued for another purpose). A session token
+ * ('access') also needs its session live in the database (`db`): one ended since it was issued,
+ * or a token naming none, is refused, so every route, bearer or `?token=`, gets that check.
  */
+export async function verifyToken(
+  secret: string,
+  purpose: 'access',
+  token: string,
+  db: Queryable,
+): Promise<VerifiedToken | null>;
 export async function verifyToken(
   secret: string,
   purpose: SignedPurpose,
   token: string,
+  db?: Queryable,
+): Promise<VerifiedToken | null>;
+export async function verifyToken(
+  secret: string,
+  purpose: SignedPurpose,
+  token: string,
+  db?: Queryable,
 ): Promise<VerifiedToken | null> {
   let payload: unknown;
   try {
@@ -149,6 +164,13 @@ export async function verifyToken(
   const claims = z.safeParse(Claims, payload);
   if (!claims.success || claims.data.purpose !== purpose) return null;
   if (!z.safeParse(subjects[purpose], claims.data.sub).success) return null;
+  let session: LiveSession | undefined;
+  if (purpose === 'access') {
+    if (!db) throw new Error('verifyToken: a session token is checked against the database');
+    if (!claims.data.sid) return null;
+    session = await liveSession(db, claims.data.sid, Number(claims.data.sub));
+    if (!session) return null;
+  }
   return {
     purpose,
     subject: claims.data.sub,
@@ -156,7 +178,7 @@ export async function verifyToken(
     expiresAt: claims.data.exp,
     org: claims.data.org,
     data: claims.data.data ?? {},
-    version: claims.data.ver ?? 0,
+    session,
   };
 }
 

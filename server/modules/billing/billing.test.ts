@@ -92,7 +92,7 @@ async function linkToken(
   org: number,
   data: Record<string, unknown>,
 ) {
-  const verified = session ? await verifyToken(t.config.jwtSecret, 'access', session) : null;
+  const verified = session ? await verifyToken(t.config.jwtSecret, 'access', session, t.db) : null;
   if (!verified) return session;
   return signToken(t.config.jwtSecret, 'billing-link', verified.subject, { org, data });
 }

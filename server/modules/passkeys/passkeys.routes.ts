@@ -23,6 +23,8 @@ export const passkeysRoutes = [
     method: 'get',
     path: '/api/account/passkeys',
     access: 'authenticated',
+    // A member whose organization requires two-factor sign-in may add a passkey to meet it.
+    duringTwoFactorSetup: true,
     summary: 'The signed-in user’s passkeys',
     tags,
     responses: { 200: { description: 'Passkeys, oldest first', schema: PasskeyList } },
@@ -32,6 +34,8 @@ export const passkeysRoutes = [
     method: 'post',
     path: '/api/account/passkeys/options',
     access: 'authenticated',
+    // A member whose organization requires two-factor sign-in may add a passkey to meet it.
+    duringTwoFactorSetup: true,
     summary: 'Options for adding a passkey (WebAuthn creation options with a single-use challenge)',
     tags,
     responses: { 200: { description: 'PublicKeyCredentialCreationOptionsJSON', schema: PasskeyOptions } },
@@ -41,6 +45,8 @@ export const passkeysRoutes = [
     method: 'post',
     path: '/api/account/passkeys',
     access: 'authenticated',
+    // A member whose organization requires two-factor sign-in may add a passkey to meet it.
+    duringTwoFactorSetup: true,
     summary: 'Add a passkey: the authenticator’s answer to the options',
     tags,
     body: PasskeyRegisterRequest,
@@ -57,6 +63,8 @@ export const passkeysRoutes = [
     method: 'patch',
     path: '/api/account/passkeys/:passkeyId',
     access: 'authenticated',
+    // A member whose organization requires two-factor sign-in may add a passkey to meet it.
+    duringTwoFactorSetup: true,
     summary: 'Rename one of the signed-in user’s passkeys',
     tags,
     params: PasskeyParams,
@@ -69,6 +77,8 @@ export const passkeysRoutes = [
     method: 'delete',
     path: '/api/account/passkeys/:passkeyId',
     access: 'authenticated',
+    // A member whose organization requires two-factor sign-in may add a passkey to meet it.
+    duringTwoFactorSetup: true,
     summary: 'Remove one of the signed-in user’s passkeys',
     tags,
     params: PasskeyParams,

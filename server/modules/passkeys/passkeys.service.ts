@@ -21,6 +21,7 @@ import { passkeys, users, webauthnChallenges } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { AuthUser, Deps } from '../../http/route.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { addSessionFactor } from '../auth/sessions.ts';
 import { normalizeEmail, session } from '../auth/auth.service.ts';
 import { refuseWhereSsoRequired } from '../sso/sso-policy.ts';
 
@@ -190,6 +191,9 @@ export async function registerPasskey(
       ip: facts.ip,
       userAgent: facts.userAgent ?? null,
     });
+    // As a confirmed authenticator app does: the session that added it (user verified) has now
+    // shown a second factor, so an organization's two-factor requirement is met from here on.
+    if (user.session) await addSessionFactor(tx, user.session.id, 'passkey');
     return toPasskey(row);
   });
 }
@@ -315,19 +319,15 @@ export async function signInWithPasskey(
       .update(passkeys)
       .set({ counter: verification.authenticationInfo.newCounter, last_used_at: sql`now()` })
       .where(eq(passkeys.id, stored.passkey.id));
-    // Recorded here until session() records every sign-in with its method (issue #24, sessions).
-    await recordAudit(tx, {
-      kind: 'auth.sign_in',
-      organizationId: null,
-      actor: { kind: 'user', userId: stored.passkey.user_id, email: stored.email },
-      summary: 'Signed in with a passkey',
-      details: { method: 'passkey', factors: ['passkey'], passkey_id: stored.passkey.id },
-      ip: facts.ip,
-      userAgent: facts.userAgent ?? null,
-    });
     return stored.passkey.user_id;
   });
-  return session(deps, userId);
+  // session() records the sign-in, with its method and factor.
+  return session(deps, userId, {
+    method: 'passkey',
+    factors: ['passkey'],
+    ip: facts.ip,
+    userAgent: facts.userAgent ?? null,
+  });
 }
 
 /**

@@ -586,25 +586,20 @@ export async function completeSso(
         connectionId: ssoLogins.connection_id,
       });
     if (!row?.userId) throw new HttpError(400, ssoMessages.handoffInvalid);
-    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
     const [connection] = await tx
-      .select({ organizationId: ssoConnections.organization_id, provider: ssoConnections.provider_name })
+      .select({ organizationId: ssoConnections.organization_id })
       .from(ssoConnections)
       .where(eq(ssoConnections.id, row.connectionId));
-    // Recorded here until session() records every sign-in with its method (issue #24, sessions).
-    await recordAudit(tx, {
-      kind: 'auth.sign_in',
-      organizationId: connection?.organizationId ?? null,
-      actor: { kind: 'user', userId: row.userId, email: user?.email ?? '' },
-      summary: `Signed in with ${connection?.provider ?? 'single sign-on'}`,
-      details: { method: 'sso', factors: ['sso'], provider: connection?.provider ?? null },
-      ip: facts.ip,
-      userAgent: facts.userAgent ?? null,
-    });
     return { userId: row.userId, redirect: row.redirect, organizationId: connection?.organizationId };
   });
   return {
-    ...(await session(deps, done.userId)),
+    // session() records the sign-in, with its method and the organization whose provider vouched.
+    ...(await session(deps, done.userId, {
+      method: 'sso',
+      ssoOrganizationId: done.organizationId ?? null,
+      ip: facts.ip,
+      userAgent: facts.userAgent ?? null,
+    })),
     redirect: done.redirect,
     organization_id: done.organizationId ?? null,
   };

@@ -15,7 +15,7 @@ import type { AuthUser, Deps } from '../../http/route.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
 import { organizationInvitationMail, registrationConfirmMail } from '../../mail/templates.ts';
 import { type AuditBy, recordAudit, recordBy } from '../audit/audit.ts';
-import { displayName, session } from '../auth/auth.service.ts';
+import { displayName, signInOrChallenge } from '../auth/auth.service.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { organizationUsers } from '../organization/organization.service.ts';
 
@@ -217,7 +217,11 @@ export async function previewInvitation(deps: Deps, token: string): Promise<Invi
  * Accepts an invitation: the one-time link (proof of the mailbox, like a magic link) becomes the
  * permission, once, and signs its owner in. One conditional DELETE, so two uses cannot both win.
  */
-export async function acceptInvitation(deps: Deps, token: string) {
+export async function acceptInvitation(
+  deps: Deps,
+  token: string,
+  client: { ip: string; userAgent: string | null },
+) {
   const accepted = await deps.db.transaction(async (tx) => {
     const [row] = await tx.delete(invitations).where(live(token)).returning();
     if (!row) throw new HttpError(400, invitationMessages.invalid);
@@ -239,8 +243,9 @@ export async function acceptInvitation(deps: Deps, token: string) {
     }
     return row;
   });
+  // A user with an authenticator app gives its code next (the link was only the first factor).
   return {
-    ...(await session(deps, accepted.user_id)),
+    ...(await signInOrChallenge(deps, accepted.user_id, { method: 'magic_link', ...client })),
     redirect: '/portal',
     organization_id: accepted.org_id,
   };

@@ -147,6 +147,7 @@ export const usersRoutes = [
       200: { description: 'Joined and signed in', schema: AcceptInvitationResponse },
       400: error('The link is invalid, used, expired or cancelled'),
     },
-    handler: ({ deps, body }) => invitations.acceptInvitation(deps, body.token),
+    handler: ({ deps, body, ip, c }) =>
+      invitations.acceptInvitation(deps, body.token, { ip, userAgent: c.req.header('user-agent') ?? null }),
   }),
 ];

@@ -10,7 +10,7 @@ import type { AuthUser, Deps } from '../../http/route.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
 import { invitationMail } from '../../mail/templates.ts';
 import { type AuditBy, recordBy } from '../audit/audit.ts';
-import { displayName, endSessions, normalizeEmail, session } from '../auth/auth.service.ts';
+import { continueSession, displayName, endSessions, normalizeEmail } from '../auth/auth.service.ts';
 import { issueToken } from '../auth/tokens.ts';
 import { organizationUsers } from '../organization/organization.service.ts';
 import { setPasswordLifetimeDays, setPasswordLifetimeMs } from '../registration/registration.service.ts';
@@ -38,7 +38,7 @@ async function keepCallerSignedIn(
   response: UsersResponse,
 ): Promise<UsersResponse> {
   if (!ended || actor.id !== userId) return response;
-  return { ...response, access_token: (await session(deps, userId)).access_token };
+  return { ...response, access_token: (await continueSession(deps, actor)).access_token };
 }
 
 async function usersOf(tx: Tx, orgId: number): Promise<UsersResponse> {

@@ -1,4 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { secondFactor } from '../../api/account.ts';
+import { ApiError, errorMessage, NetworkError } from '../../api/client.ts';
 import {
   acceptInvitation,
   forgot,
@@ -7,10 +9,10 @@ import {
   otp,
   otpVerify,
   previewInvitation,
-} from '../../api/auth.ts';
-import { ApiError, errorMessage, NetworkError } from '../../api/client.ts';
+} from '../../api/sign-in.ts';
 import { signInWithPasskey } from '../../api/passkeys.ts';
 import { completeSso, lookupSso, ssoStartUrl } from '../../api/sso.ts';
+import type { LoginResponse } from '../../contract/index.ts';
 import { email as emailSchema, type InvitationPreview, LoginForm } from '../../contract/index.ts';
 import { isSsoErrorCode, type SsoLookup, ssoErrors } from '../../contract/sso.ts';
 import { login as startSession } from '../../state/session.ts';
@@ -23,6 +25,7 @@ import { emit } from '../../ui/events.ts';
 import { Field } from '../../ui/field.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { Tabs } from '../../ui/tabs.tsx';
+import { challengeTexts, sendWithChallenge } from '../account/code-retry.ts';
 import { fieldErrors, queryParam, safeRedirect, stripQueryParams } from '../common.ts';
 import { fetchAndSolve } from '../contact/captcha.ts';
 
@@ -78,11 +81,31 @@ export function Login({ redirect }: LoginProps) {
   useEffect(() => {
     if (ssoError) stripQueryParams('sso_error');
   }, [ssoError]);
+  // Issue #24: a right password or link of a user with an authenticator app; its code comes next.
+  const [pending, setPending] = useState<Pending | null>(null);
 
-  if (magicToken) return <MagicLanding token={magicToken} onBack={() => setMagicToken(null)} />;
+  if (pending)
+    return (
+      <SecondFactorForm
+        pending={pending}
+        onBack={() => {
+          setPending(null);
+          setMagicToken(null);
+          setInvitationToken(null);
+        }}
+      />
+    );
+  if (magicToken)
+    return <MagicLanding token={magicToken} onBack={() => setMagicToken(null)} onChallenge={setPending} />;
   if (ssoToken) return <SsoLanding token={ssoToken} onBack={() => setSsoToken(null)} />;
   if (invitationToken)
-    return <InvitationLanding token={invitationToken} onBack={() => setInvitationToken(null)} />;
+    return (
+      <InvitationLanding
+        token={invitationToken}
+        onBack={() => setInvitationToken(null)}
+        onChallenge={setPending}
+      />
+    );
 
   return (
     <div className="card login" part="card">
@@ -102,7 +125,11 @@ export function Login({ redirect }: LoginProps) {
         selected={tab}
         onSelect={setTab}
         tabs={[
-          { id: 'password', label: 'Password', content: <PasswordForm destination={destination} /> },
+          {
+            id: 'password',
+            label: 'Password',
+            content: <PasswordForm destination={destination} onChallenge={setPending} />,
+          },
           { id: 'magic', label: 'Magic Link', content: <MagicLinkForm destination={destination} /> },
         ]}
       />
@@ -110,7 +137,110 @@ export function Login({ redirect }: LoginProps) {
   );
 }
 
-function PasswordForm({ destination }: { destination: string }) {
+/** The second step of signing in: the challenge's token and where to go after it. */
+type Pending = { token: string; destination: string };
+
+/** Not in the spec: the second step's texts (issue #24). */
+export const secondFactorTexts = {
+  title: 'Two-factor sign-in',
+  intro: 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
+  code: 'Authentication code',
+  verify: 'Verify',
+  verifying: 'Verifying...',
+  back: 'Back to Sign In',
+} as const;
+
+/** After a right password or magic link: the authenticator app's code (or a recovery code). */
+function SecondFactorForm({ pending, onBack }: { pending: Pending; onBack: () => void }) {
+  const { host } = useElement();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [loading, setLoading] = useState(false);
+  const [solving, setSolving] = useState(false);
+  const [challenge, setChallenge] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    formRef.current?.querySelector('input')?.focus();
+  }, []);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const value = code.trim();
+    if (value.length < 6) {
+      setError(secondFactorTexts.intro);
+      return;
+    }
+    setError(undefined);
+    setLoading(true);
+    try {
+      const response = await sendWithChallenge(
+        challenge,
+        (captcha) => secondFactor({ token: pending.token, code: value, ...(captcha ? { captcha } : {}) }),
+        setSolving,
+      );
+      const destination = safeRedirect(response.redirect ?? pending.destination);
+      emit(host, 'twofold-signed-in', { user: response.me, redirect: destination });
+      startSession(response, destination);
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.captcha) setChallenge(true);
+      setError(errorMessage(failure));
+      setLoading(false);
+    }
+  };
+
+  return (
+    <div className="card login" part="card">
+      <header className="card__header">
+        <p className="card__brand">Twofold</p>
+        <h1 className="card__title">{secondFactorTexts.title}</h1>
+        <p className="muted">{secondFactorTexts.intro}</p>
+      </header>
+      <form
+        ref={formRef}
+        className="login__form"
+        noValidate
+        onSubmit={submit}
+        aria-label={secondFactorTexts.title}
+      >
+        <Field
+          label={secondFactorTexts.code}
+          name="code"
+          autoComplete="one-time-code"
+          inputMode="text"
+          value={code}
+          error={error}
+          announce
+          onChange={(e) => setCode(e.target.value)}
+        />
+        {solving ? (
+          <div className="login__verification muted" role="status">
+            <span className="spinner__circle" aria-hidden="true" />
+            <span>{challengeTexts.solving}</span>
+          </div>
+        ) : null}
+        <Button type="submit" block disabled={loading} part="submit-button">
+          {loading ? secondFactorTexts.verifying : secondFactorTexts.verify}
+        </Button>
+        <Button variant="link" onClick={onBack}>
+          {secondFactorTexts.back}
+        </Button>
+      </form>
+    </div>
+  );
+}
+
+/** A session, or the challenge for the second step. */
+function isSession<T extends object>(response: T): response is Extract<T, LoginResponse> {
+  return 'access_token' in response;
+}
+
+function PasswordForm({
+  destination,
+  onChallenge,
+}: {
+  destination: string;
+  onChallenge: (pending: Pending) => void;
+}) {
   const { host } = useElement();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -139,6 +269,7 @@ function PasswordForm({ destination }: { destination: string }) {
     setLoading(true);
     const send = async (captcha?: string) => {
       const response = await login(parsed.data.email, parsed.data.password, captcha);
+      if (!isSession(response)) return onChallenge({ token: response.second_factor_token, destination });
       emit(host, 'twofold-signed-in', { user: response.me, redirect: destination });
       startSession(response, destination);
     };
@@ -551,7 +682,15 @@ function MagicLinkForm({ destination }: { destination: string }) {
 }
 
 /** Where a magic link lands: exchange its one-time token for a session. */
-function MagicLanding({ token, onBack }: { token: string; onBack: () => void }) {
+function MagicLanding({
+  token,
+  onBack,
+  onChallenge,
+}: {
+  token: string;
+  onBack: () => void;
+  onChallenge: (pending: Pending) => void;
+}) {
   const { host } = useElement();
   const [failure, setFailure] = useState<string | null>(null);
   const started = useRef(false);
@@ -564,11 +703,12 @@ function MagicLanding({ token, onBack }: { token: string; onBack: () => void }) 
     otpVerify(token)
       .then((response) => {
         const destination = safeRedirect(response.redirect);
+        if (!isSession(response)) return onChallenge({ token: response.second_factor_token, destination });
         emit(host, 'twofold-signed-in', { user: response.me, redirect: destination });
         startSession(response, destination);
       })
       .catch((error: unknown) => setFailure(errorMessage(error)));
-  }, [token, host]);
+  }, [token, host, onChallenge]);
 
   if (!failure) {
     return (
@@ -595,7 +735,15 @@ function MagicLanding({ token, onBack }: { token: string; onBack: () => void }) 
  * Where an invitation to an organization lands: what is offered, and the owner's choice. Accepting
  * joins the organization and signs in (the link proved the mailbox); nothing happens otherwise.
  */
-function InvitationLanding({ token, onBack }: { token: string; onBack: () => void }) {
+function InvitationLanding({
+  token,
+  onBack,
+  onChallenge,
+}: {
+  token: string;
+  onBack: () => void;
+  onChallenge: (pending: Pending) => void;
+}) {
   const { host } = useElement();
   const [preview, setPreview] = useState<InvitationPreview | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -624,6 +772,7 @@ function InvitationLanding({ token, onBack }: { token: string; onBack: () => voi
       // Open the organization just joined, whatever else the user belongs to.
       writeStored(storageKeys.currentOrganizationId, String(response.organization_id));
       const destination = safeRedirect(response.redirect);
+      if (!isSession(response)) return onChallenge({ token: response.second_factor_token, destination });
       emit(host, 'twofold-signed-in', { user: response.me, redirect: destination });
       startSession(response, destination);
     } catch (error) {

@@ -5,6 +5,7 @@ import { Section, TextField } from './fields.tsx';
 import { NotifeesSection, notifeeTexts } from './notifees-section.tsx';
 import type { FormTabProps } from './organization-details.tsx';
 import { addDonationField, canEdit } from './organization-form.ts';
+import { TwoFactorSection } from './two-factor-section.tsx';
 
 /** spec (part 1, section 8), word for word. */
 export const settingsTexts = {
@@ -16,6 +17,9 @@ export function SettingsTab(props: FormTabProps) {
   return (
     <div className="details__stack">
       <NotifeesSection organizationId={props.organization.id} admin={can(props.level, 'settings.manage')} />
+      {can(props.level, 'settings.manage') ? (
+        <TwoFactorSection organizationId={props.organization.id} />
+      ) : null}
       <KeysSection {...props} />
       <DonationFieldsSection {...props} />
       <EmailSection {...props} />

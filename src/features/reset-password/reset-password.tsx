@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { reset } from '../../api/auth.ts';
 import { ApiError, NetworkError } from '../../api/client.ts';
+import { reset } from '../../api/sign-in.ts';
 import { ResetForm } from '../../contract/index.ts';
 import { navigate } from '../../state/navigation.ts';
 import { toast } from '../../state/toasts.ts';

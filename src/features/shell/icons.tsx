@@ -98,6 +98,12 @@ export const icons = {
       <path d="M2 10h20" />
     </Icon>
   ),
+  account: (
+    <Icon>
+      <circle cx="12" cy="8" r="4" />
+      <path d="M4 21a8 8 0 0 1 16 0" />
+    </Icon>
+  ),
   logout: (
     <Icon>
       <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" />

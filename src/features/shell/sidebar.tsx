@@ -315,6 +315,16 @@ function SidebarNav({ path, logoBase, companiesUrl, collapsed, toggle, onNavigat
         })}
       </ul>
       <div className="sidebar__bottom">
+        <a
+          className={`sidebar__link${path === '/portal/account' ? ' sidebar__link--active' : ''}`}
+          href="/portal/account"
+          aria-current={path === '/portal/account' ? 'page' : undefined}
+          title={collapsed ? 'Account' : undefined}
+          onClick={onNavigate}
+        >
+          {icons.account}
+          {label('Account')}
+        </a>
         <button
           type="button"
           className="sidebar__link"
