@@ -98,13 +98,11 @@ export function appEnv(host: Host): NodeJS.ProcessEnv {
   };
 }
 
+const unit = systemdUnit();
+
+/** An app host's process as deploy/twofold.service starts it, inside the host's namespace. */
 export function startApp(host: Host): Proc {
-  const p = startProcess(
-    host.name,
-    host,
-    [process.execPath, '--import', 'tsx', path.join(root, 'server/main.ts')],
-    appEnv(host),
-  );
+  const p = startProcess(host.name, host, unit.argv, { ...unit.env, ...appEnv(host) });
   procs.push(p);
   return p;
 }
