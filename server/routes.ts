@@ -1,7 +1,7 @@
 import { openApiDocument } from './http/openapi.ts';
 import { type AnyRoute, defineRoute } from './http/route.ts';
-import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { accountRoutes } from './modules/account/account.routes.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';

@@ -398,7 +398,10 @@ export async function resetTwoFactor(
     const removed = await tx.delete(userTotp).where(eq(userTotp.user_id, targetId)).returning();
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.user_id, targetId));
     // A passkey is a second factor too: a reset removes them all.
-    const passkeysRemoved = await tx.delete(passkeys).where(eq(passkeys.user_id, targetId)).returning({ id: passkeys.id });
+    const passkeysRemoved = await tx
+      .delete(passkeys)
+      .where(eq(passkeys.user_id, targetId))
+      .returning({ id: passkeys.id });
     const ended = await endUserSessions(tx, targetId, 'two_factor_reset');
     await recordAudit(tx, {
       kind: 'auth.two_factor_reset',

@@ -18,9 +18,9 @@ import { HttpError } from '../../http/errors.ts';
 import type { AuthUser, Deps } from '../../http/route.ts';
 import { enqueueMail } from '../../jobs/outbox.ts';
 import { magicLinkMail, passwordResetMail } from '../../mail/templates.ts';
-import { refuseWhereSsoRequired } from '../sso/sso-policy.ts';
 import { hasTotp, spendRecoveryCode, spendTotpCode } from '../account/totp.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { refuseWhereSsoRequired } from '../sso/sso-policy.ts';
 import { admitAttempt, recordSuccess } from './login-throttle.ts';
 import { hashPassword, verifyNothing, verifyPassword } from './passwords.ts';
 import {

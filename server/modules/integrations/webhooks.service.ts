@@ -12,8 +12,8 @@ import {
 import type { Db, Queryable } from '../../db/client.ts';
 import { webhookAttempts, webhookDeliveries, webhooks } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
-import { type AuditBy, recordBy } from '../audit/audit.ts';
 import { currentRequestId } from '../../observability/context.ts';
+import { type AuditBy, recordBy } from '../audit/audit.ts';
 import { deliveryLifetimeMs, newMessageId, testPayload } from './webhook-events.ts';
 
 const maxWebhooksPerOrganization = 20;

@@ -21,8 +21,8 @@ import { passkeys, users, webauthnChallenges } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { AuthUser, Deps } from '../../http/route.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { addSessionFactor } from '../auth/sessions.ts';
 import { normalizeEmail, session } from '../auth/auth.service.ts';
+import { addSessionFactor } from '../auth/sessions.ts';
 import { refuseWhereSsoRequired } from '../sso/sso-policy.ts';
 
 /** spec is silent; long enough to touch a security key or unlock a phone, short enough to be useless later. */

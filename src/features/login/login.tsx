@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { secondFactor } from '../../api/account.ts';
 import { ApiError, errorMessage, NetworkError } from '../../api/client.ts';
+import { signInWithPasskey } from '../../api/passkeys.ts';
 import {
   acceptInvitation,
   forgot,
@@ -10,7 +11,6 @@ import {
   otpVerify,
   previewInvitation,
 } from '../../api/sign-in.ts';
-import { signInWithPasskey } from '../../api/passkeys.ts';
 import { completeSso, lookupSso, ssoStartUrl } from '../../api/sso.ts';
 import type { LoginResponse } from '../../contract/index.ts';
 import { email as emailSchema, type InvitationPreview, LoginForm } from '../../contract/index.ts';
