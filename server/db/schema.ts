@@ -1467,3 +1467,126 @@ export const auditEvents = pgTable(
     index('audit_events_subject_idx').on(t.subject_user_id, t.occurred_at.desc()),
   ],
 );
+
+/**
+ * Partner apps (issue #25): OAuth 2.0 clients that super users register. A nonprofit's admin
+ * grants one access to one organization with some scopes (an `oauth_grants` row).
+ */
+export const partnerApps = pgTable(
+  'partner_apps',
+  {
+    id: serial('id').primaryKey(),
+    /** The public client identifier (`tfc_…`), random. */
+    client_id: text('client_id').notNull(),
+    name: text('name').notNull(),
+    logo_url: text('logo_url'),
+    website: text('website').notNull(),
+    /** Exact-match redirect URIs (https, or http on a loopback host). */
+    redirect_uris: jsonb('redirect_uris').$type<string[]>().notNull(),
+    /** The scopes it may ask for (`oauthScopes` in src/contract/oauth.ts). */
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    /** Its one webhook subscription for every organization that granted 'webhooks:manage'. */
+    webhook_url: text('webhook_url'),
+    /** The subscription's Standard Webhooks signing secret, sealed (server/crypto/sealed.ts). */
+    webhook_secret_sealed: text('webhook_secret_sealed'),
+    created_by: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    disabled_at: timestamp('disabled_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('partner_apps_client_id_unique').on(t.client_id)],
+);
+
+/**
+ * A partner app's client secrets, hashed (SHA-256 of 256 random bits). Rotating adds a new one
+ * and gives the old ones an `expires_at`, so both work during the overlap.
+ */
+export const partnerAppSecrets = pgTable(
+  'partner_app_secrets',
+  {
+    id: serial('id').primaryKey(),
+    app_id: integer('app_id')
+      .notNull()
+      .references(() => partnerApps.id, { onDelete: 'cascade' }),
+    prefix: text('prefix').notNull(),
+    secret_hash: text('secret_hash').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expires_at: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('partner_app_secrets_hash_unique').on(t.secret_hash),
+    index('partner_app_secrets_app_idx').on(t.app_id),
+  ],
+);
+
+/**
+ * A grant: one organization's consent to one partner app for some scopes, and the family of the
+ * tokens issued under it. Revoking it (disconnect, a reused refresh token) ends every token at once.
+ */
+export const oauthGrants = pgTable(
+  'oauth_grants',
+  {
+    id: serial('id').primaryKey(),
+    app_id: integer('app_id')
+      .notNull()
+      .references(() => partnerApps.id, { onDelete: 'cascade' }),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    granted_by: integer('granted_by').references(() => users.id, { onDelete: 'set null' }),
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    last_used_at: timestamp('last_used_at', { withTimezone: true }),
+    revoked_at: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('oauth_grants_org_idx').on(t.organization_id), index('oauth_grants_app_idx').on(t.app_id)],
+);
+
+/**
+ * Authorization codes, hashed, single-use, bound to the app, the redirect URI and the PKCE S256
+ * challenge. `grant_id` is set when the code is exchanged, so a second use revokes that grant.
+ */
+export const oauthCodes = pgTable(
+  'oauth_codes',
+  {
+    id: serial('id').primaryKey(),
+    code_hash: text('code_hash').notNull(),
+    app_id: integer('app_id')
+      .notNull()
+      .references(() => partnerApps.id, { onDelete: 'cascade' }),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    redirect_uri: text('redirect_uri').notNull(),
+    code_challenge: text('code_challenge').notNull(),
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+    grant_id: integer('grant_id').references(() => oauthGrants.id, { onDelete: 'cascade' }),
+  },
+  (t) => [uniqueIndex('oauth_codes_hash_unique').on(t.code_hash)],
+);
+
+/**
+ * Access and refresh tokens, hashed. A refresh token is used once (`used_at`); presenting a used
+ * one revokes its grant. An access token lives an hour.
+ */
+export const oauthTokens = pgTable(
+  'oauth_tokens',
+  {
+    id: serial('id').primaryKey(),
+    grant_id: integer('grant_id')
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'access' | 'refresh'>().notNull(),
+    token_hash: text('token_hash').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+    revoked_at: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('oauth_tokens_hash_unique').on(t.token_hash),
+    index('oauth_tokens_grant_idx').on(t.grant_id),
+  ],
+);
