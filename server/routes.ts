@@ -17,6 +17,7 @@ import { apiKeysRoutes } from './modules/integrations/api-keys.routes.ts';
 import { webhooksRoutes } from './modules/integrations/webhooks.routes.ts';
 import { notifeesRoutes } from './modules/notifees/notifees.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { oauthRoutes } from './modules/oauth/oauth.routes.ts';
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
 import { payoutsRoutes } from './modules/payouts/payouts.routes.ts';
 import { publicApiDocsRoutes, publicApiRoutes } from './modules/public-api/public-api.routes.ts';
@@ -71,5 +72,6 @@ export const routes: readonly AnyRoute[] = [
   ...webhooksRoutes,
   ...publicApiRoutes,
   ...publicApiDocsRoutes,
+  ...oauthRoutes,
   openApiRoute,
 ];

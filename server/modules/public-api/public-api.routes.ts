@@ -32,6 +32,7 @@ export const publicApiRoutes: AnyRoute[] = [
     method: 'post',
     path: '/api/v1/matches',
     access: 'api-key',
+    scope: 'matches:write',
     summary:
       "Create a match (a gift to be matched by the donor's employer). Its status is resolved as when staff create a match. Send an Idempotency-Key header to make retries safe: a repeated request gets the first answer.",
     tags,
@@ -64,6 +65,7 @@ export const publicApiRoutes: AnyRoute[] = [
     method: 'get',
     path: '/api/v1/matches',
     access: 'api-key',
+    scope: 'matches:read',
     summary:
       "The key's matches (its organization's and its chapters'), oldest first, a page at a time: pass next_cursor as cursor for the next page",
     tags,
@@ -79,6 +81,7 @@ export const publicApiRoutes: AnyRoute[] = [
     method: 'get',
     path: '/api/v1/matches/:id',
     access: 'api-key',
+    scope: 'matches:read',
     summary: 'One match',
     tags,
     params: IdParams,
@@ -93,6 +96,8 @@ export const publicApiRoutes: AnyRoute[] = [
     method: 'get',
     path: '/api/v1/companies',
     access: 'api-key',
+    // The public employer catalogue (anonymous at /api/public/companies too): any granted scope.
+    scope: 'any',
     summary:
       "Employers whose name contains q (at least 3 characters), with each matching program's method, ratio, minimum, maximum and deadline; at most 20",
     tags: ['companies'],
