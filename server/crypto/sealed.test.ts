@@ -18,6 +18,8 @@ describe('sealed secrets', () => {
     const [v, iv, tag, data = ''] = stored.split('.');
     const flipped = `${data[0] === 'A' ? 'B' : 'A'}${data.slice(1)}`;
     expect(() => unseal(secret, 'totp-secret', 'user:7', [v, iv, tag, flipped].join('.'))).toThrow();
-    expect(() => unseal(secret, 'totp-secret', 'user:7', 'plain text')).toThrow('unknown sealed value format');
+    expect(() => unseal(secret, 'totp-secret', 'user:7', 'plain text')).toThrow(
+      'unknown sealed value format',
+    );
   });
 });
