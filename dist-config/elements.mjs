@@ -33,6 +33,7 @@ export const elementNames = [
   'twofold-employers',
   'twofold-payouts',
   'twofold-scheduled-emails',
+  'twofold-oauth-consent',
 ];
 
 /** The name of the chunk the public elements share (dist/elements/twofold-public-runtime.js). */

@@ -67,6 +67,14 @@ export function createApp(options: AppOptions) {
 
   app.use(loopbackOrigin(config.publicUrl));
 
+  // The consent page is also the embedded registration's popup (issue #25): it must keep its
+  // `window.opener` (a partner's page) to post the answer back, which the default
+  // Cross-Origin-Opener-Policy (same-origin) would sever. Set after secureHeaders has run.
+  app.use('/oauth/authorize', async (c, next) => {
+    await next();
+    c.res.headers.set('cross-origin-opener-policy', 'unsafe-none');
+  });
+
   app.use(
     secureHeaders({
       contentSecurityPolicy: {

@@ -16,7 +16,9 @@ import {
   esignDocuments,
   invitations,
   notifees,
+  oauthGrants,
   organizations,
+  partnerApps,
   permissions,
   reports,
   scheduledJobs,
@@ -258,6 +260,25 @@ async function storedApiKey(orgId: number) {
     .values({ organization_id: orgId, prefix: 'tf_matrix', key_hash: `matrix-${next()}` })
     .returning();
   return row?.id ?? 0;
+}
+
+/** A live connection of a partner app to the organization (an OAuth grant). */
+async function storedGrant(orgId: number) {
+  const [app] = await t.db
+    .insert(partnerApps)
+    .values({
+      client_id: `tfc_matrix_${next()}`,
+      name: 'Matrix Partner',
+      website: 'https://partner.example',
+      redirect_uris: ['https://partner.example/callback'],
+      scopes: ['matches:read'],
+    })
+    .returning();
+  const [grant] = await t.db
+    .insert(oauthGrants)
+    .values({ app_id: app?.id ?? 0, organization_id: orgId, scopes: ['matches:read'] })
+    .returning();
+  return grant?.id ?? 0;
 }
 
 async function storedWebhook(orgId: number) {
@@ -724,6 +745,14 @@ const samples: Record<string, Sample> = {
     level: 'admin',
     request: async (id) => ({ path: `/api/organization/${id}/api-key/${await storedApiKey(id)}` }),
   },
+  'get /api/organization/:id/connected-apps': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/connected-apps` }),
+  },
+  'delete /api/organization/:id/connected-apps/:grantId': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/connected-apps/${await storedGrant(id)}` }),
+  },
   'get /api/organization/:id/partial/webhooks': {
     level: 'admin',
     request: async (id) => ({ path: `/api/organization/${id}/partial/webhooks` }),
@@ -905,6 +934,7 @@ async function snapshot(orgId: number) {
     table(sql`select * from email_templates where organization_id = ${orgId} and version > 0 order by id`),
     table(sql`select * from reports where organization_id = ${orgId} order by id`),
     table(sql`select * from campaigns where organization_id = ${orgId} order by id`),
+    table(sql`select id, revoked_at from oauth_grants where organization_id = ${orgId} order by id`),
   ]);
 }
 
@@ -1005,12 +1035,30 @@ describe('the super-user routes', () => {
       form.set('file', new File([exported.text], 'companies.csv', { type: 'text/csv' }));
       return { method: route.method, path: route.path, form };
     }
+    if (route.path.startsWith('/api/partner-apps')) {
+      const app = {
+        name: `Partner ${next()}`,
+        website: 'https://partner.example',
+        redirect_uris: ['https://partner.example/callback'],
+        scopes: ['matches:read'],
+      };
+      if (route.path === '/api/partner-apps')
+        return { method: route.method, path: route.path, ...(route.method === 'post' ? { body: app } : {}) };
+      const [stored] = await t.db
+        .insert(partnerApps)
+        .values({ ...app, client_id: `tfc_matrix_${next()}` })
+        .returning();
+      const path = route.path.replace(':id', String(stored?.id));
+      return { method: route.method, path, ...(route.method === 'put' ? { body: app } : {}) };
+    }
     return { method: route.method, path: route.path };
   }
 
   const catalogue = async () =>
     JSON.stringify(
       await Promise.all([
+        queryRows(t.db, sql`select id, name, redirect_uris from partner_apps order by id`),
+        queryRows(t.db, sql`select id, expires_at from partner_app_secrets order by id`),
         queryRows(t.db, sql`select * from companies order by id`),
         queryRows(t.db, sql`select * from company_changes order by id`),
         queryRows(t.db, sql`select id, status, review_note from company_suggestions order by id`),
@@ -1032,6 +1080,10 @@ describe('the super-user routes', () => {
         'put /api/companies/:id',
         'get /api/company-catalogue',
         'post /api/company-catalogue',
+        'get /api/partner-apps',
+        'post /api/partner-apps',
+        'put /api/partner-apps/:id',
+        'post /api/partner-apps/:id/secret',
       ].sort(),
     );
     const problems: string[] = [];

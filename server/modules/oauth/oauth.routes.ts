@@ -10,6 +10,7 @@ import {
   PartnerAppList,
   PartnerAppSecretIssued,
 } from '../../../src/contract/oauth.ts';
+import { PublicPartnerApp } from '../../../src/contract/oauth-public.ts';
 import { IdParams, idSegment, orgFromIdParam } from '../../http/params.ts';
 import { type AnyRoute, defineRoute } from '../../http/route.ts';
 import * as oauth from './oauth.service.ts';
@@ -44,6 +45,27 @@ const oauthErrors = {
   415: error('The body must be application/x-www-form-urlencoded'),
 };
 
+/**
+ * The consent page: its own small document (not a route of the portal's router, whose first load
+ * stays as it is), loading the consent element and the toaster. It shares the portal's session
+ * (the same origin's local storage); sign-in is the portal's page, which comes back here.
+ */
+const consentPage = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Connect an app · Twofold</title>
+<style>body{margin:0;background:#f5f6f8;font-family:system-ui,sans-serif}main{padding:32px 16px}</style>
+<script type="module" src="/elements/twofold-oauth-consent.js"></script>
+<script type="module" src="/elements/twofold-toaster.js"></script>
+</head>
+<body>
+<main><twofold-oauth-consent></twofold-oauth-consent><twofold-toaster></twofold-toaster></main>
+</body>
+</html>
+`;
+
 export const oauthRoutes: AnyRoute[] = [
   defineRoute({
     method: 'get',
@@ -59,15 +81,18 @@ export const oauthRoutes: AnyRoute[] = [
     path: '/oauth/authorize',
     access: 'anonymous',
     summary:
-      'The authorization endpoint (RFC 6749 §4.1.1, PKCE S256 required): sends the browser to the consent page, or back to the redirect URI with an error',
+      'The authorization endpoint (RFC 6749 §4.1.1, PKCE S256 required): the consent page, or back to the redirect URI with an error',
     tags: oauthTags,
     query: AuthorizationParams,
     responses: {
-      302: { description: 'To the consent page, or the redirect URI with an error' },
+      200: { description: 'The consent page (HTML)' },
+      302: { description: 'The redirect URI with an error' },
       400: error('Unknown client or redirect URI'),
     },
-    handler: async ({ deps, query, c }) =>
-      c.redirect(await oauth.authorizeRedirect(deps.db, deps.config, query), 302),
+    handler: async ({ deps, query, c }) => {
+      const refused = await oauth.authorizeRedirect(deps.db, deps.config, query);
+      return refused ? c.redirect(refused, 302) : c.html(consentPage);
+    },
   }),
   defineRoute({
     method: 'post',
@@ -111,6 +136,20 @@ export const oauthRoutes: AnyRoute[] = [
       const app = await oauth.authenticateClient(deps.db, c.req.header('authorization'), body);
       return c.json(await oauth.introspect(deps.db, app, body), 200, noStore);
     },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/public/partner-apps/:clientId',
+    access: 'anonymous',
+    summary: "A partner app's name, logo and website, for the embedded registration's Connect button",
+    tags: oauthTags,
+    cors: true,
+    params: z.object({ clientId: z.string().max(200) }),
+    responses: {
+      200: { description: 'The app', schema: PublicPartnerApp },
+      404: error('Partner app not found'),
+    },
+    handler: async ({ deps, params }) => oauth.publicApp(deps.db, params.clientId),
   }),
   defineRoute({
     method: 'get',

@@ -140,17 +140,27 @@ function answer(
   return { redirect_to: url.toString(), result };
 }
 
-/** `GET /oauth/authorize`: where the browser goes — the consent page, or the redirect URI with an error. */
-export async function authorizeRedirect(db: Queryable, config: Config, params: AuthorizationParams) {
+/**
+ * `GET /oauth/authorize`: the redirect URI with an error when the request cannot go on, or
+ * undefined when the consent page should show.
+ */
+export async function authorizeRedirect(
+  db: Queryable,
+  config: Config,
+  params: AuthorizationParams,
+): Promise<string | undefined> {
   const checked = await checkAuthorization(db, params);
-  if ('redirectError' in checked) {
-    const { redirectUri, error, description } = checked.redirectError;
-    return answer(config, redirectUri, { error, error_description: description, state: params.state })
-      .redirect_to;
-  }
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (typeof v === 'string') query.set(k, v);
-  return `/portal/oauth/authorize?${query}`;
+  if (!('redirectError' in checked)) return undefined;
+  const { redirectUri, error, description } = checked.redirectError;
+  return answer(config, redirectUri, { error, error_description: description, state: params.state })
+    .redirect_to;
+}
+
+/** A partner app's public face, by client id (the embedded registration's Connect button). */
+export async function publicApp(db: Queryable, clientId: string) {
+  const app = await findApp(db, clientId);
+  if (!app) throw new HttpError(404, oauthMessages.appNotFound);
+  return { name: app.name, logo_url: app.logo_url, website: app.website };
 }
 
 /** The organizations a user may connect apps to: those they administer (directly). */

@@ -66,8 +66,12 @@ async function authorize(
   });
   const start = await t.app.request(`/oauth/authorize?${query}`);
   const location = start.headers.get('location') ?? '';
-  if (start.status !== 302 || !location.startsWith('/portal/oauth/authorize?'))
-    return { start, location, verifier, state, callback: undefined };
+  // A good request shows the consent page (HTML); the rest is refused or sent back with an error.
+  if (start.status !== 200) return { start, location, verifier, state, callback: undefined };
+  expect(await start.text()).toContain('<twofold-oauth-consent>');
+  // The embedded flow's popup must keep its opener; no other site may frame the page.
+  expect(start.headers.get('cross-origin-opener-policy')).toBe('unsafe-none');
+  expect(start.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   const res = await call(t.app, 'POST', '/api/oauth/authorization', {
     token: tokens[decision.who ?? 'admin'],
     body: {
