@@ -83,6 +83,15 @@ describe('the route table', () => {
         'get /api/v1/openapi.json',
         'get /api/v1/docs',
         'get /api/v1/docs/:asset',
+        // Issue 25: OAuth 2.0 for partner apps. The client authenticates itself at the token,
+        // revocation and introspection endpoints; the consent page signs the user in itself.
+        'get /.well-known/oauth-authorization-server',
+        'get /oauth/authorize',
+        'post /oauth/token',
+        'post /oauth/revoke',
+        'post /oauth/introspect',
+        // The name on the embedded registration's Connect button.
+        'get /api/public/partner-apps/:clientId',
       ].sort(),
     );
   });

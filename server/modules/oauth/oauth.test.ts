@@ -493,3 +493,50 @@ describe('Connected apps', () => {
     expect(JSON.stringify(event)).not.toContain(set.access_token);
   });
 });
+
+describe('the API reference (/api/v1/docs)', () => {
+  it('documents the flow, and its partner-server example runs as written against the server', async () => {
+    const res = await call(t.app, 'GET', '/api/v1/openapi.json');
+    const document = res.json;
+    expect(document.components.securitySchemes.oauth2.flows.authorizationCode.tokenUrl).toBe(
+      `${t.config.publicUrl}/oauth/token`,
+    );
+    expect(document.paths['/api/v1/matches'].post.security).toContainEqual({ oauth2: ['matches:write'] });
+    const description = document.info.description as string;
+    expect(description).toContain('Connect as a partner app (OAuth 2.0)');
+    const example = /```js\n([\s\S]*?)```/.exec(description)?.[1];
+    expect(example).toBeTruthy();
+
+    const flow = await authorize(partner);
+    const code = new URL(flow.callback ?? '').searchParams.get('code');
+    const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+      ...args: string[]
+    ) => (
+      ...values: unknown[]
+    ) => Promise<{ match: { id: number; organization_id: number }; tokens: { access_token: string } }>;
+    const run = new AsyncFunction(
+      'fetch',
+      'TWOFOLD',
+      'CLIENT_ID',
+      'CLIENT_SECRET',
+      'REDIRECT_URI',
+      'CODE',
+      'CODE_VERIFIER',
+      example ?? '',
+    );
+    const result = await run(
+      fetchInProcess,
+      t.config.publicUrl,
+      partner.client.client_id,
+      partner.secret,
+      redirectUri,
+      code,
+      flow.verifier,
+    );
+    expect(result.match.organization_id).toBe(demo.hopeHarbor);
+    expect(
+      (await call(t.app, 'GET', `/api/v1/matches/${result.match.id}`, { token: result.tokens.access_token }))
+        .status,
+    ).toBe(200);
+  });
+});

@@ -4,6 +4,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { MessageResponse } from '../../../src/contract/auth.ts';
 import { integrationMessages } from '../../../src/contract/integrations.ts';
+import { oauthScopes } from '../../../src/contract/oauth.ts';
 import {
   ApiCompanyList,
   ApiCompanyQuery,
@@ -12,9 +13,11 @@ import {
   ApiMatchListQuery,
   ApiMatchResponse,
 } from '../../../src/contract/public-api.ts';
+import type { Config } from '../../config.ts';
 import { openApiDocument } from '../../http/openapi.ts';
 import { IdParams } from '../../http/params.ts';
 import { type AnyRoute, defineRoute } from '../../http/route.ts';
+import { oauthGuide } from './oauth-guide.ts';
 import * as api from './public-api.service.ts';
 
 const error = (description: string) => ({ description, schema: MessageResponse });
@@ -112,17 +115,41 @@ export const publicApiRoutes: AnyRoute[] = [
 ];
 
 /** The public API's OpenAPI 3.1 document, generated from the routes above. */
-export function publicApiDocument() {
+export function publicApiDocument(config?: Pick<Config, 'publicUrl'>) {
   const document = openApiDocument(
     publicApiRoutes,
     {
       title: 'Twofold public API',
       version: '1.0.0',
-      description:
-        'Create and read match requests with an API key (Integrations → Manage API Keys in the portal). Send it as `Authorization: Bearer <api key>`.',
+      description: `Create and read match requests with an API key (Integrations → Manage API Keys in the portal), or as a partner app with an OAuth access token. Send either as \`Authorization: Bearer <token>\`.\n${oauthGuide}`,
     },
-    { bearerFormat: 'API key', description: 'An API key created in the portal (tf_...)' },
+    {
+      bearerFormat: 'API key or OAuth access token',
+      description: 'An API key created in the portal (tf_...), or a partner app’s access token (tfat_...)',
+    },
   );
+  // Partner apps: the OAuth 2.0 authorization code flow, and each operation's scope.
+  const base = config?.publicUrl ?? '';
+  const components = document.components as { securitySchemes: Record<string, unknown> };
+  components.securitySchemes.oauth2 = {
+    type: 'oauth2',
+    description: 'A partner app acting for an organization that allowed it (PKCE S256 required).',
+    flows: {
+      authorizationCode: {
+        authorizationUrl: `${base}/oauth/authorize`,
+        tokenUrl: `${base}/oauth/token`,
+        refreshUrl: `${base}/oauth/token`,
+        scopes: oauthScopes,
+      },
+    },
+  };
+  for (const route of publicApiRoutes) {
+    const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    const operation = document.paths[path]?.[route.method] as { security?: unknown[] } | undefined;
+    if (!operation) continue;
+    const scopes = route.scope && route.scope !== 'any' ? [route.scope] : [];
+    operation.security = [{ bearer: [] }, { oauth2: scopes }];
+  }
   // The one header the routes read besides Authorization (checked in the service).
   const create = document.paths['/api/v1/matches']?.post as { parameters: unknown[] } | undefined;
   create?.parameters.push({
@@ -172,7 +199,7 @@ export const publicApiDocsRoutes: AnyRoute[] = [
     summary: 'The OpenAPI 3.1 description of the public API, generated from its routes',
     tags: ['public-api'],
     responses: { 200: { description: 'OpenAPI 3.1 document' } },
-    handler: async () => publicApiDocument(),
+    handler: async ({ deps }) => publicApiDocument(deps.config),
   }),
   defineRoute({
     method: 'get',
