@@ -980,9 +980,15 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: serial('id').primaryKey(),
-    webhook_id: integer('webhook_id')
-      .notNull()
-      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    /** The organization's webhook it goes to; null for a partner app's subscription. */
+    webhook_id: integer('webhook_id').references(() => webhooks.id, { onDelete: 'cascade' }),
+    /**
+     * The partner app whose one subscription it goes to (issue #25: every organization that
+     * granted it 'webhooks:manage'), signed with the app's own secret; null for a webhook's.
+     */
+    partner_app_id: integer('partner_app_id').references((): AnyPgColumn => partnerApps.id, {
+      onDelete: 'cascade',
+    }),
     /** The match it is about (deliveries of one match go out in order); null for a test event. */
     donation_id: integer('donation_id'),
     event: text('event').notNull(),
@@ -1003,6 +1009,8 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_due_idx').on(t.status, t.next_attempt_at),
     index('webhook_deliveries_order_idx').on(t.webhook_id, t.donation_id, t.id),
     check('webhook_deliveries_status_values', sql`${t.status} in ('pending', 'delivered', 'failed')`),
+    check('webhook_deliveries_one_target', sql`(${t.webhook_id} is null) <> (${t.partner_app_id} is null)`),
+    index('webhook_deliveries_partner_order_idx').on(t.partner_app_id, t.donation_id, t.id),
   ],
 );
 
