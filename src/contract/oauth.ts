@@ -81,7 +81,18 @@ export const PartnerAppInput = z.object({
   scopes: z
     .array(z.enum(oauthScopeNames as [OAuthScope, ...OAuthScope[]]))
     .check(z.minLength(1, oauthMessages.scopesRequired)),
-  webhook_url: z.optional(z.union([z.literal(''), webUrl('Webhook URL')])),
+  webhook_url: z.optional(
+    z.union([
+      z.literal(''),
+      z
+        .string()
+        .check(
+          z.trim(),
+          z.maxLength(2000, 'Webhook URL can be at most 2000 characters'),
+          z.refine(isAllowedRedirectUri, 'The webhook URL must be https (http only on localhost).'),
+        ),
+    ]),
+  ),
 });
 export type PartnerAppInput = z.infer<typeof PartnerAppInput>;
 

@@ -1,9 +1,14 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import * as oauth from 'oauth4webapi';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, donations, oauthCodes, oauthTokens, partnerAppSecrets } from '../../db/schema.ts';
+import { createWebhookWorker } from '../../jobs/webhook-worker.ts';
 import { call, demoOrganizationIds, readyForMatching, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
+import { firstOpened } from '../integrations/webhook-events.ts';
 
 /**
  * The OAuth 2.0 flow of partner apps (issue #25), driven by an independent, spec-strict client
@@ -538,5 +543,84 @@ describe('the API reference (/api/v1/docs)', () => {
       (await call(t.app, 'GET', `/api/v1/matches/${result.match.id}`, { token: result.tokens.access_token }))
         .status,
     ).toBe(200);
+  });
+});
+
+describe("a partner app's webhook subscription", () => {
+  it("receives the events of every organization that granted 'webhooks:manage', signed with its own secret", async () => {
+    const received: { headers: Record<string, string>; body: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        received.push({ headers: req.headers as Record<string, string>, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = receiver.address() as AddressInfo;
+      const made = await call(t.app, 'POST', '/api/partner-apps', {
+        token: tokens.super,
+        body: {
+          name: 'HookHub',
+          website: 'https://partner.example',
+          redirect_uris: [redirectUri],
+          scopes: ['matches:read', 'webhooks:manage'],
+          webhook_url: `http://127.0.0.1:${port}/twofold`,
+        },
+      });
+      expect(made.status).toBe(201);
+      const webhookSecret = made.json.webhook_secret as string;
+      expect(webhookSecret).toMatch(/^whsec_/);
+      const hooked: Partner = {
+        client: { client_id: made.json.app.client_id },
+        secret: made.json.client_secret,
+        id: made.json.app.id,
+      };
+      // Hope Harbor grants it webhooks; Maple Street connects it without them.
+      await connect(hooked);
+      await exchange(hooked, await authorize(hooked, { scope: 'matches:read' }, { org: demo.mapleStreet }));
+      const [harborMatch, mapleMatch] = await t.db
+        .insert(donations)
+        .values(
+          [demo.hopeHarbor, demo.mapleStreet].map((organization_id) => ({
+            organization_id,
+            amount_cents: 2500,
+            donated_at: new Date(),
+            status_id: 23,
+          })),
+        )
+        .returning({ id: donations.id });
+      await t.db.transaction(async (tx) => {
+        await firstOpened(tx, harborMatch?.id ?? 0);
+        await firstOpened(tx, mapleMatch?.id ?? 0);
+      });
+      const worker = createWebhookWorker({
+        db: t.db,
+        logger: t.logger,
+        outbound: { allowPrivate: true, timeoutMs: 2000 },
+        secret: t.config.jwtSecret,
+      });
+      await worker.runOnce();
+      const mine = received.filter((r) => r.body.includes(`"id":${harborMatch?.id}`));
+      expect(mine).toHaveLength(1);
+      expect(received.some((r) => r.body.includes(`"id":${mapleMatch?.id}`))).toBe(false);
+      const payload = new StandardWebhook(webhookSecret).verify(
+        mine[0]?.body ?? '',
+        mine[0]?.headers ?? {},
+      ) as {
+        event: string;
+        organization_id: number;
+        bearer_token?: string;
+      };
+      expect(payload.event).toBe('first_open');
+      expect(payload.organization_id).toBe(demo.hopeHarbor);
+      expect(payload.bearer_token).toBeUndefined();
+    } finally {
+      receiver.close();
+    }
   });
 });
