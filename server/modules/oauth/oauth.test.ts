@@ -346,11 +346,21 @@ describe('/api/v1 with access tokens', () => {
     expect(res.status).toBe(403);
     expect(res.json.error).toBe('insufficient_scope');
     expect(res.headers.get('www-authenticate')).toContain('scope="matches:write"');
+    expect((await call(t.app, 'GET', '/api/v1/statistics', { token: set.access_token })).status).toBe(403);
     // A narrower grant than the app may ask for: only what the organization allowed counts.
     const readOnly = await connect(partner, { scope: 'matches:read' });
     expect(
       (await call(t.app, 'POST', '/api/v1/matches', { token: readOnly.access_token, body: gift() })).status,
     ).toBe(403);
+  });
+
+  it("reads the organization's statistics with 'statistics:read'", async () => {
+    const stats = await register(['statistics:read'], 'Stats Board');
+    const set = await connect(stats);
+    const res = await call(t.app, 'GET', '/api/v1/statistics?from=2020-01-01', { token: set.access_token });
+    expect(res.status).toBe(200);
+    expect(res.json.donor_contacted).toMatchObject({ count: expect.any(Number), sum: expect.any(Number) });
+    expect((await call(t.app, 'GET', '/api/v1/matches', { token: set.access_token })).status).toBe(403);
   });
 
   it("never reaches another organization's match", async () => {

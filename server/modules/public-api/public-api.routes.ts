@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as z from 'zod';
 import { MessageResponse } from '../../../src/contract/auth.ts';
+import { StatisticsQuery, StatisticsResponse } from '../../../src/contract/dashboard.ts';
 import { integrationMessages } from '../../../src/contract/integrations.ts';
 import { oauthScopes } from '../../../src/contract/oauth.ts';
 import {
@@ -17,6 +18,7 @@ import type { Config } from '../../config.ts';
 import { openApiDocument } from '../../http/openapi.ts';
 import { IdParams } from '../../http/params.ts';
 import { type AnyRoute, defineRoute } from '../../http/route.ts';
+import { statistics } from '../dashboard/dashboard.service.ts';
 import { oauthGuide } from './oauth-guide.ts';
 import * as api from './public-api.service.ts';
 
@@ -94,6 +96,22 @@ export const publicApiRoutes: AnyRoute[] = [
       ...refusals,
     },
     handler: ({ deps, params, apiKey }) => api.getMatch(deps.db, apiKey, params.id),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/statistics',
+    access: 'api-key',
+    scope: 'statistics:read',
+    summary:
+      "The Matching Overview of the key's organization with its chapters: each status group's gift sum (dollars), count and estimated match between from and to (yyyy-MM-dd; default Jan 1 to today), and per organization",
+    tags: ['statistics'],
+    query: StatisticsQuery,
+    responses: {
+      200: { description: 'The four groups', schema: StatisticsResponse },
+      400: error('Bad dates'),
+      ...refusals,
+    },
+    handler: ({ deps, query, apiKey }) => statistics(deps.db, apiKey.organizationId, query),
   }),
   defineRoute({
     method: 'get',
