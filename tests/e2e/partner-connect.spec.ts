@@ -120,6 +120,12 @@ test('a nonprofit registers inside a partner page, allows the partner, and the p
   await expect(mailTab.getByRole('heading', { name: 'Password Created' })).toBeVisible();
   await mailTab.close();
 
+  // A message from anywhere but Twofold's popup is not taken for the answer (here: the page itself).
+  await page.evaluate(
+    (s) => window.postMessage({ type: 'twofold-oauth-result', code: 'tfac_forged', state: s }, '*'),
+    state,
+  );
+
   // 3. Connect: the consent step in a popup on Twofold's origin; signed out, it signs in there.
   const popupOpened = page.waitForEvent('popup');
   await connect.click();
@@ -143,6 +149,7 @@ test('a nonprofit registers inside a partner page, allows the partner, and the p
 
   // 4. The partner page received the code and its state, by postMessage, as twofold-connected.
   await expect(page.locator('#connected')).not.toBeEmpty();
+  expect(await page.locator('#connected').textContent()).not.toContain('forged');
   const detail = JSON.parse((await page.locator('#connected').textContent()) ?? '{}');
   expect(detail.state).toBe(state);
   expect(detail.code).toMatch(/^tfac_/);
@@ -248,4 +255,72 @@ test('a super user registers a partner app and sees its secret once', async ({ p
     .click();
   await expect(dialog.getByText(/\(until /).last()).toBeVisible();
   await expect(dialog.getByTestId('client-secret')).toHaveText(/^tfcs_/);
+});
+
+test('the consent page on its own: sign in or register there, pick the organization, Deny goes back with access_denied', async ({
+  page,
+  baseURL,
+  request,
+}) => {
+  const api = apiOrigin(baseURL);
+  const partner = `http://127.0.0.1:${partnerPort() + 1}`;
+  const redirectUri = `${partner}/callback`;
+  server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(
+      '<!doctype html><html lang="en"><title>Partner callback</title><main><h1>Back at the partner</h1></main></html>',
+    );
+  });
+  await new Promise<void>((resolve) => server?.listen(partnerPort() + 1, '127.0.0.1', resolve));
+  const login = await request.post(`${api}/api/auth/login`, {
+    data: { email: 'super@twofold.test', password: demoPassword },
+  });
+  const registered = await request.post(`${api}/api/partner-apps`, {
+    headers: { authorization: `Bearer ${(await login.json()).access_token}` },
+    data: {
+      name: `Fundly ${Date.now() % 100000}`,
+      website: 'https://fundly.example',
+      redirect_uris: [redirectUri],
+      scopes: ['matches:read', 'webhooks:manage'],
+    },
+  });
+  const { app } = await registered.json();
+  const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: app.client_id,
+    redirect_uri: redirectUri,
+    state: 'xyz-state',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto(`${api}/oauth/authorize?${query}`);
+  await expect(page.getByRole('heading', { name: 'Sign in to connect an app' })).toBeVisible();
+  // No account yet: the registration form is there, and back again (twice, back and forth).
+  for (let round = 0; round < 2; round++) {
+    await page.getByRole('button', { name: 'Register your nonprofit' }).click();
+    await expect(page.getByRole('heading', { name: 'Register Your Nonprofit' })).toBeVisible();
+    await page.getByRole('button', { name: 'Already registered? Sign in' }).click();
+    await expect(page.getByRole('heading', { name: 'Sign in to connect an app' })).toBeVisible();
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoAxeViolations(page);
+  // The demo admin administers several organizations: a picker.
+  await page.getByLabel('Email').fill('admin@twofold.test');
+  await page.getByLabel('Password', { exact: true }).fill(demoPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: `Connect ${app.name} to Twofold` })).toBeVisible();
+  const picker = page.getByLabel('Organization');
+  await expect(picker.locator('option')).toHaveText(['Hope Harbor Foundation', 'Maple Street PTA']);
+  await picker.selectOption({ label: 'Maple Street PTA' });
+  await expect(page.getByText("Receive your organization's match events at its own webhook")).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: 'Deny' }).click();
+  await page.waitForURL((url) => url.origin === partner);
+  const back = new URL(page.url());
+  expect(back.searchParams.get('error')).toBe('access_denied');
+  expect(back.searchParams.get('state')).toBe('xyz-state');
+  expect(back.searchParams.get('code')).toBeNull();
 });
