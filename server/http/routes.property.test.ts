@@ -188,6 +188,7 @@ function validParam(route: AnyRoute, name: string): string {
     if (route.path.startsWith('/api/notification/:id')) return String(ids.notification);
     if (route.path.startsWith('/api/user/:id')) return String(ids.readUser);
     if (route.path.startsWith('/api/partner-apps/:id')) return String(ids.partnerApp);
+    if (route.path.startsWith('/api/v1/matches/:id')) return String(ids.donation);
     return String(ids.org);
   }
   if (name === 'notifeeId')

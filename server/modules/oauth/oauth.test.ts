@@ -1,10 +1,18 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import * as oauth from 'oauth4webapi';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, donations, oauthCodes, oauthTokens, partnerAppSecrets } from '../../db/schema.ts';
+import { statusIdOf } from '../../../src/contract/statuses.ts';
+import {
+  auditEvents,
+  donationStatusHistory,
+  donations,
+  oauthCodes,
+  oauthTokens,
+  partnerAppSecrets,
+} from '../../db/schema.ts';
 import { createWebhookWorker } from '../../jobs/webhook-worker.ts';
 import { call, demoOrganizationIds, readyForMatching, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
@@ -361,6 +369,32 @@ describe('/api/v1 with access tokens', () => {
     expect(res.status).toBe(200);
     expect(res.json.donor_contacted).toMatchObject({ count: expect.any(Number), sum: expect.any(Number) });
     expect((await call(t.app, 'GET', '/api/v1/matches', { token: set.access_token })).status).toBe(403);
+  });
+
+  it("updates a match's status with 'matches:status', recorded as the API's doing", async () => {
+    const status = await register(['matches:write', 'matches:status'], 'Status Sync');
+    const set = await connect(status);
+    const created = await call(t.app, 'POST', '/api/v1/matches', { token: set.access_token, body: gift() });
+    const id = created.json.donation.id as number;
+    const res = await call(t.app, 'POST', `/api/v1/matches/${id}/status`, {
+      token: set.access_token,
+      body: { status: 'submitted' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.donation.status_id).toBe(statusIdOf.submitted);
+    const [history] = await t.db
+      .select()
+      .from(donationStatusHistory)
+      .where(eq(donationStatusHistory.donation_id, id))
+      .orderBy(desc(donationStatusHistory.id))
+      .limit(1);
+    expect(history).toMatchObject({ source: 'api', user_id: null, to_status_id: statusIdOf.submitted });
+    const readOnly = await connect(narrow);
+    const refused = await call(t.app, 'POST', `/api/v1/matches/${id}/status`, {
+      token: readOnly.access_token,
+      body: { status: 'refunded' },
+    });
+    expect(refused.status).toBe(403);
   });
 
   it("never reaches another organization's match", async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { MessageResponse } from '../../../src/contract/auth.ts';
 import { StatisticsQuery, StatisticsResponse } from '../../../src/contract/dashboard.ts';
+import { confirmStatuses } from '../../../src/contract/donations.ts';
 import { integrationMessages } from '../../../src/contract/integrations.ts';
 import { oauthScopes } from '../../../src/contract/oauth.ts';
 import {
@@ -23,6 +24,8 @@ import { oauthGuide } from './oauth-guide.ts';
 import * as api from './public-api.service.ts';
 
 const error = (description: string) => ({ description, schema: MessageResponse });
+/** The statuses a partner may set: the staff's confirmations. */
+const ApiMatchStatus = z.object({ status: z.enum(confirmStatuses) });
 const tags = ['matches'];
 const refusals = {
   401: error(
@@ -96,6 +99,27 @@ export const publicApiRoutes: AnyRoute[] = [
       ...refusals,
     },
     handler: ({ deps, params, apiKey }) => api.getMatch(deps.db, apiKey, params.id),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/v1/matches/:id/status',
+    access: 'api-key',
+    scope: 'matches:status',
+    summary:
+      'Mark a match Submitted (the employer has the request), No Charge or Refunded, as staff confirm them: its history names the API, the status webhook goes out and the bill follows',
+    tags,
+    params: IdParams,
+    body: ApiMatchStatus,
+    responses: {
+      200: { description: 'The match', schema: ApiMatchResponse },
+      400: error(
+        'Bad status, or not allowed for this match (No Charge is for unbilled matches, Refunded for billed ones)',
+      ),
+      404: error('Donation not found'),
+      ...refusals,
+    },
+    handler: ({ deps, params, body, apiKey }) =>
+      api.updateMatchStatus(deps.db, apiKey, params.id, body.status),
   }),
   defineRoute({
     method: 'get',
