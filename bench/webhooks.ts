@@ -97,7 +97,14 @@ async function newMatches(count: number): Promise<number[]> {
 
 const workers = (pollMs: number) =>
   Array.from({ length: workerCount }, () =>
-    createWebhookWorker({ db, logger: memoryLogger(), outbound: { allowPrivate: true }, pollMs }),
+    createWebhookWorker({
+      db,
+      logger: memoryLogger(),
+      outbound: { allowPrivate: true },
+      pollMs,
+      // No partner app subscriptions here: nothing sealed to open.
+      secret: 'bench-secret',
+    }),
   );
 
 // 1. Throughput: queue them all, then send.

@@ -34,6 +34,7 @@ export const elementNames = [
   'twofold-payouts',
   'twofold-scheduled-emails',
   'twofold-account',
+  'twofold-oauth-consent',
 ];
 
 /** The name of the chunk the public elements share (dist/elements/twofold-public-runtime.js). */

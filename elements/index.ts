@@ -16,6 +16,7 @@ export { TwofoldIntegrations } from './twofold-integrations.ts';
 export { TwofoldLogin } from './twofold-login.ts';
 export { TwofoldMatchDialog } from './twofold-match-dialog.ts';
 export { TwofoldMatchRequest } from './twofold-match-request.ts';
+export { TwofoldOauthConsent } from './twofold-oauth-consent.ts';
 export { TwofoldOrgPicker } from './twofold-org-picker.ts';
 export { TwofoldOrganizationDetails } from './twofold-organization-details.ts';
 export { TwofoldPayouts } from './twofold-payouts.ts';

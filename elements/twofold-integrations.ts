@@ -1,5 +1,6 @@
 import integrationsCss from '../src/features/integrations/integrations.css?inline';
 import { Integrations, type IntegrationsProps } from '../src/features/integrations/integrations.tsx';
+import partnerAppsCss from '../src/features/oauth/partner-apps.css?inline';
 import { defineElement } from './define-element.ts';
 
 /**
@@ -18,7 +19,7 @@ import { defineElement } from './define-element.ts';
  */
 export const TwofoldIntegrations = defineElement<IntegrationsProps>('twofold-integrations', Integrations, {
   props: { view: 'string' },
-  styles: [integrationsCss],
+  styles: [integrationsCss, partnerAppsCss],
 });
 
 declare global {

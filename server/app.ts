@@ -60,6 +60,14 @@ export function createApp(options: AppOptions) {
 
   app.use(loopbackOrigin(config.publicUrl));
 
+  // The consent page is also the embedded registration's popup (issue #25): it must keep its
+  // `window.opener` (a partner's page) to post the answer back, which the default
+  // Cross-Origin-Opener-Policy (same-origin) would sever. Set after secureHeaders has run.
+  app.use('/oauth/authorize', async (c, next) => {
+    await next();
+    c.res.headers.set('cross-origin-opener-policy', 'unsafe-none');
+  });
+
   app.use(
     secureHeaders({
       contentSecurityPolicy: {
@@ -105,7 +113,7 @@ export function createApp(options: AppOptions) {
   app.onError((error, c) => {
     if (error instanceof HttpError) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      return c.json({ message: error.message }, error.status);
+      return c.json({ ...error.fields, message: error.message }, error.status);
     }
     if (error instanceof HTTPException && error.status < 500) {
       return c.json({ message: error.message || httpMessages.notFound }, error.status);

@@ -19,6 +19,7 @@ import { apiKeysRoutes } from './modules/integrations/api-keys.routes.ts';
 import { webhooksRoutes } from './modules/integrations/webhooks.routes.ts';
 import { notifeesRoutes } from './modules/notifees/notifees.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { oauthRoutes } from './modules/oauth/oauth.routes.ts';
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
 import { passkeysRoutes } from './modules/passkeys/passkeys.routes.ts';
 import { payoutsRoutes } from './modules/payouts/payouts.routes.ts';
@@ -83,5 +84,6 @@ export const routes: readonly AnyRoute[] = [
   ...auditRoutes,
   ...publicApiRoutes,
   ...publicApiDocsRoutes,
+  ...oauthRoutes,
   openApiRoute,
 ];

@@ -75,6 +75,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     db: database.db,
     logger,
     outbound: { allowPrivate: config.webhookAllowPrivate },
+    secret: config.jwtSecret,
   });
   webhookWorker.start();
   // Reminders, deadline emails, No Response and the weekly digests: durable jobs, each taken by

@@ -1083,9 +1083,15 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: serial('id').primaryKey(),
-    webhook_id: integer('webhook_id')
-      .notNull()
-      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    /** The organization's webhook it goes to; null for a partner app's subscription. */
+    webhook_id: integer('webhook_id').references(() => webhooks.id, { onDelete: 'cascade' }),
+    /**
+     * The partner app whose one subscription it goes to (issue #25: every organization that
+     * granted it 'webhooks:manage'), signed with the app's own secret; null for a webhook's.
+     */
+    partner_app_id: integer('partner_app_id').references((): AnyPgColumn => partnerApps.id, {
+      onDelete: 'cascade',
+    }),
     /** The match it is about (deliveries of one match go out in order); null for a test event. */
     donation_id: integer('donation_id'),
     event: text('event').notNull(),
@@ -1111,6 +1117,8 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_due_idx').on(t.status, t.next_attempt_at),
     index('webhook_deliveries_order_idx').on(t.webhook_id, t.donation_id, t.id),
     check('webhook_deliveries_status_values', sql`${t.status} in ('pending', 'delivered', 'failed')`),
+    check('webhook_deliveries_one_target', sql`(${t.webhook_id} is null) <> (${t.partner_app_id} is null)`),
+    index('webhook_deliveries_partner_order_idx').on(t.partner_app_id, t.donation_id, t.id),
   ],
 );
 
@@ -1873,4 +1881,127 @@ export const recoveryCodes = pgTable(
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('recovery_codes_user_hash_unique').on(t.user_id, t.code_hash)],
+);
+
+/**
+ * Partner apps (issue #25): OAuth 2.0 clients that super users register. A nonprofit's admin
+ * grants one access to one organization with some scopes (an `oauth_grants` row).
+ */
+export const partnerApps = pgTable(
+  'partner_apps',
+  {
+    id: serial('id').primaryKey(),
+    /** The public client identifier (`tfc_…`), random. */
+    client_id: text('client_id').notNull(),
+    name: text('name').notNull(),
+    logo_url: text('logo_url'),
+    website: text('website').notNull(),
+    /** Exact-match redirect URIs (https, or http on a loopback host). */
+    redirect_uris: jsonb('redirect_uris').$type<string[]>().notNull(),
+    /** The scopes it may ask for (`oauthScopes` in src/contract/oauth.ts). */
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    /** Its one webhook subscription for every organization that granted 'webhooks:manage'. */
+    webhook_url: text('webhook_url'),
+    /** The subscription's Standard Webhooks signing secret, sealed (server/crypto/sealed.ts). */
+    webhook_secret_sealed: text('webhook_secret_sealed'),
+    created_by: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    disabled_at: timestamp('disabled_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('partner_apps_client_id_unique').on(t.client_id)],
+);
+
+/**
+ * A partner app's client secrets, hashed (SHA-256 of 256 random bits). Rotating adds a new one
+ * and gives the old ones an `expires_at`, so both work during the overlap.
+ */
+export const partnerAppSecrets = pgTable(
+  'partner_app_secrets',
+  {
+    id: serial('id').primaryKey(),
+    app_id: integer('app_id')
+      .notNull()
+      .references(() => partnerApps.id, { onDelete: 'cascade' }),
+    prefix: text('prefix').notNull(),
+    secret_hash: text('secret_hash').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expires_at: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('partner_app_secrets_hash_unique').on(t.secret_hash),
+    index('partner_app_secrets_app_idx').on(t.app_id),
+  ],
+);
+
+/**
+ * A grant: one organization's consent to one partner app for some scopes, and the family of the
+ * tokens issued under it. Revoking it (disconnect, a reused refresh token) ends every token at once.
+ */
+export const oauthGrants = pgTable(
+  'oauth_grants',
+  {
+    id: serial('id').primaryKey(),
+    app_id: integer('app_id')
+      .notNull()
+      .references(() => partnerApps.id, { onDelete: 'cascade' }),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    granted_by: integer('granted_by').references(() => users.id, { onDelete: 'set null' }),
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    last_used_at: timestamp('last_used_at', { withTimezone: true }),
+    revoked_at: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('oauth_grants_org_idx').on(t.organization_id), index('oauth_grants_app_idx').on(t.app_id)],
+);
+
+/**
+ * Authorization codes, hashed, single-use, bound to the app, the redirect URI and the PKCE S256
+ * challenge. `grant_id` is set when the code is exchanged, so a second use revokes that grant.
+ */
+export const oauthCodes = pgTable(
+  'oauth_codes',
+  {
+    id: serial('id').primaryKey(),
+    code_hash: text('code_hash').notNull(),
+    app_id: integer('app_id')
+      .notNull()
+      .references(() => partnerApps.id, { onDelete: 'cascade' }),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    redirect_uri: text('redirect_uri').notNull(),
+    code_challenge: text('code_challenge').notNull(),
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+    grant_id: integer('grant_id').references(() => oauthGrants.id, { onDelete: 'cascade' }),
+  },
+  (t) => [uniqueIndex('oauth_codes_hash_unique').on(t.code_hash)],
+);
+
+/**
+ * Access and refresh tokens, hashed. A refresh token is used once (`used_at`); presenting a used
+ * one revokes its grant. An access token lives an hour.
+ */
+export const oauthTokens = pgTable(
+  'oauth_tokens',
+  {
+    id: serial('id').primaryKey(),
+    grant_id: integer('grant_id')
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'access' | 'refresh'>().notNull(),
+    token_hash: text('token_hash').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+    revoked_at: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('oauth_tokens_hash_unique').on(t.token_hash),
+    index('oauth_tokens_grant_idx').on(t.grant_id),
+  ],
 );

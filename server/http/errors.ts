@@ -11,6 +11,8 @@ export class HttpError extends Error {
     message: string,
     /** Extra response headers (e.g. Retry-After). */
     readonly headers: Record<string, string> = {},
+    /** Fields the body carries beside `message` (an OAuth error's `error` and `error_description`). */
+    readonly fields: Record<string, string> = {},
   ) {
     super(message);
   }

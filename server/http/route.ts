@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type * as core from 'zod/v4/core';
 import type { Capability, PermissionLevel } from '../../src/contract/access.ts';
+import type { OAuthScope } from '../../src/contract/oauth.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -45,8 +46,18 @@ export type Lifecycle = { draining: boolean };
 /** The donor a donor-session request acts for: the email their link was sent to (lowercased). */
 export type DonorSession = { email: string };
 
-/** The API key a public API request (`/api/v1`) acts with, and the organization it belongs to. */
-export type ApiKeyCaller = { id: number; organizationId: number };
+/**
+ * The credential a public API request (`/api/v1`) acts with — an API key, or a partner app's
+ * OAuth access token (issue #25) — and the organization it belongs to.
+ */
+export type ApiKeyCaller = {
+  id: number;
+  organizationId: number;
+  /** A partner's token: its grant (the connection), for rate limits. */
+  grantId?: number;
+  /** A partner's token: the scopes the organization granted. API keys have every scope (undefined). */
+  scopes?: readonly string[];
+};
 
 export type AppEnv = {
   Variables: {
@@ -148,7 +159,7 @@ export type RouteDefinition<P = unknown, Q = unknown, B = unknown, A = ServerRou
    * How the body arrives: JSON (the default), JSON the caller may leave out (then the schema sees
    * `{}`), or multipart form data (the schema sees the parts by name, files as `File`).
    */
-  bodyKind?: 'json' | 'optional-json' | 'multipart';
+  bodyKind?: 'json' | 'optional-json' | 'multipart' | 'form';
   /** The largest body accepted, and the 413 message beyond it (default: 1 MB). */
   bodyLimit?: { bytes: number; message: string };
   /**
@@ -177,6 +188,11 @@ export type RouteDefinition<P = unknown, Q = unknown, B = unknown, A = ServerRou
   duringTwoFactorSetup?: boolean;
   /** A check of the raw request before its input is read (e.g. registration's csrf token). */
   precheck?: (c: Context<AppEnv>, deps: Deps) => Promise<void> | void;
+  /**
+   * The public API (access 'api-key'): the OAuth scope a partner app's access token needs
+   * ('any': any granted scope). API keys hold every scope.
+   */
+  scope?: OAuthScope | 'any';
   /** Documented responses by status, for the OpenAPI document. */
   responses?: Partial<Record<number, RouteResponse>>;
   rateLimit?: RouteRateLimit<P, Q, B>;

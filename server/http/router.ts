@@ -10,6 +10,7 @@ import { organizations, users } from '../db/schema.ts';
 import { hasSecondFactor, secondFactorMissing, touchSession } from '../modules/auth/sessions.ts';
 import { type VerifiedToken, verifyToken } from '../modules/auth/tokens.ts';
 import { authenticateApiKey } from '../modules/integrations/api-keys.service.ts';
+import { authenticateAccessToken, requireScope } from '../modules/oauth/oauth.service.ts';
 import { effectiveLevel, organizationChain } from '../modules/permissions/permissions.service.ts';
 import { clientIp } from './client-ip.ts';
 import { HttpError, httpMessages } from './errors.ts';
@@ -41,14 +42,13 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRoute[], deps
         if (user instanceof Response) return user;
         c.set('user', user);
       } else if (route.access === 'api-key') {
-        c.set(
-          'apiKey',
-          await authenticateApiKey(
-            deps.db,
-            c.req.header('authorization'),
-            clientIp(c, deps.config.trustProxy),
-          ),
-        );
+        const authorization = c.req.header('authorization');
+        const bearer = /^Bearer\s+(tfat_\S+)\s*$/i.exec(authorization ?? '')?.[1];
+        const caller = bearer
+          ? await authenticateAccessToken(deps.db, bearer)
+          : await authenticateApiKey(deps.db, authorization, clientIp(c, deps.config.trustProxy));
+        requireScope(caller, route.scope ?? 'any');
+        c.set('apiKey', caller);
       } else if (route.access !== 'anonymous') {
         c.set(
           'user',
@@ -112,6 +112,8 @@ async function readInput(
   let body: unknown;
   if (route.body && route.bodyKind === 'multipart') {
     body = parseInput('body', route.body, await readMultipart(c));
+  } else if (route.body && route.bodyKind === 'form') {
+    body = parseInput('body', route.body, await readForm(c));
   } else if (route.body) {
     const type = c.req.header('content-type') ?? '';
     const text = await c.req.text();
@@ -128,6 +130,36 @@ async function readInput(
     body = parseInput('body', route.body, json);
   }
   return { params, query, body };
+}
+
+/**
+ * An `application/x-www-form-urlencoded` body (OAuth's endpoints): each name once (RFC 6749 §3.2,
+ * "parameters MUST NOT be included more than once"), refusals in OAuth's error format too.
+ */
+async function readForm(c: Context<AppEnv>): Promise<Record<string, string>> {
+  const invalid = (description: string, status: 400 | 415 = 400) =>
+    new HttpError(
+      status,
+      description,
+      { 'cache-control': 'no-store' },
+      {
+        error: 'invalid_request',
+        error_description: description,
+      },
+    );
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type))
+    throw invalid('Send the request body as application/x-www-form-urlencoded.', 415);
+  const form = new URLSearchParams(await c.req.text());
+  const fields: Record<string, string> = {};
+  for (const [name, value] of form) {
+    // RFC 6749 §3.1: "Parameters sent without a value MUST be treated as if they were omitted".
+    if (value === '') continue;
+    if (Object.hasOwn(fields, name)) throw invalid(`${name} was sent more than once.`);
+    fields[name] = value;
+  }
+  assertStorableText('body', fields);
+  return fields;
 }
 
 /** The parts of a multipart form by name (the last of repeated names), files as `File`. */
@@ -282,7 +314,10 @@ function perApiKey(deps: Deps, stores: Map<string, DatabaseStore>): MiddlewareHa
     limit: deps.config.apiRateLimitPerMinute,
     standardHeaders: 'draft-6',
     store,
-    keyGenerator: (c) => `api-key ${c.get('apiKey')?.id ?? 0}`,
+    keyGenerator: (c) => {
+      const caller = c.get('apiKey');
+      return caller?.grantId ? `oauth-grant ${caller.grantId}` : `api-key ${caller?.id ?? 0}`;
+    },
     handler: (c: Context<AppEnv>) => {
       const info = c.get('rateLimit' as never) as { resetTime?: Date } | undefined;
       const seconds = info?.resetTime

@@ -55,7 +55,14 @@ const ids = {
   doomedNotifee: 0,
   doomedNotifee2: 0,
   doomedUser: 0,
+  /** A registered partner app (OAuth client) and its live connection to Hope Harbor. */
+  partnerApp: 0,
 };
+/** The partner app's client credentials, so the /oauth endpoints get past client authentication. */
+const partnerClient = { id: '', secret: '' };
+const partnerRedirect = 'https://partner.example/callback';
+/** A valid PKCE S256 challenge (of any verifier). */
+const pkceChallenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 let slug = '';
 let csvToken = '';
 const tally = { requests: 0, serverErrors: 0 };
@@ -152,6 +159,21 @@ beforeAll(async () => {
     })
   ).json()) as { url: string };
   csvToken = new URL(link.url, 'http://x').searchParams.get('token') ?? '';
+  const registered = (await (
+    await t.app.request('/api/partner-apps', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.super}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Fuzz Partner',
+        website: 'https://partner.example',
+        redirect_uris: [partnerRedirect],
+        scopes: ['matches:read', 'matches:write'],
+      }),
+    })
+  ).json()) as { app: { id: number; client_id: string }; client_secret: string };
+  ids.partnerApp = registered.app.id;
+  partnerClient.id = registered.app.client_id;
+  partnerClient.secret = registered.client_secret;
   for (const [name, id] of Object.entries(ids)) expect(id, name).toBeGreaterThan(0);
   expect(csvToken).not.toBe('');
 });
@@ -165,6 +187,8 @@ function validParam(route: AnyRoute, name: string): string {
     if (/^\/api\/(donor\/)?donation\/:id|^\/donation\/:id/.test(route.path)) return String(ids.donation);
     if (route.path.startsWith('/api/notification/:id')) return String(ids.notification);
     if (route.path.startsWith('/api/user/:id')) return String(ids.readUser);
+    if (route.path.startsWith('/api/partner-apps/:id')) return String(ids.partnerApp);
+    if (route.path.startsWith('/api/v1/matches/:id')) return String(ids.donation);
     return String(ids.org);
   }
   if (name === 'notifeeId')
@@ -196,8 +220,47 @@ const csv = () =>
     { type: 'text/csv' },
   );
 
+/** An authorization request the partner app may make (the consent page's calls and /oauth/authorize). */
+const authorizationParams = () => ({
+  response_type: 'code',
+  client_id: partnerClient.id,
+  redirect_uri: partnerRedirect,
+  scope: 'matches:read',
+  state: 'fuzz-state',
+  code_challenge: pkceChallenge,
+  code_challenge_method: 'S256',
+});
+/** A form the client authenticates with, so the fuzzed fields reach the grant's own checks. */
+const oauthForm = (base: Request, fields: Record<string, string>): Request => ({
+  ...base,
+  auth: 'none',
+  body: { client_id: partnerClient.id, client_secret: partnerClient.secret, ...fields },
+});
+
 /** Where the schemas alone do not make a request that reaches the handler. */
 const fixtures: Record<string, (base: Request) => Request> = {
+  'get /oauth/authorize': (base) => ({
+    ...base,
+    query: Object.entries(authorizationParams()).map(([k, v]) => [k, encodeURIComponent(v)]),
+  }),
+  'get /api/oauth/authorization': (base) => ({
+    ...base,
+    auth: 'admin',
+    query: Object.entries(authorizationParams()).map(([k, v]) => [k, encodeURIComponent(v)]),
+  }),
+  'post /api/oauth/authorization': (base) => ({
+    ...base,
+    auth: 'admin',
+    body: { ...authorizationParams(), decision: 'allow', organization_id: ids.org },
+  }),
+  'post /oauth/token': (base) =>
+    oauthForm(base, {
+      grant_type: 'refresh_token',
+      refresh_token: 'tfrt_fuzz',
+      redirect_uri: partnerRedirect,
+    }),
+  'post /oauth/revoke': (base) => oauthForm(base, { token: 'tfrt_fuzz', token_type_hint: 'refresh_token' }),
+  'post /oauth/introspect': (base) => oauthForm(base, { token: 'tfat_fuzz' }),
   'post /api/user/permission': (base) => ({
     ...base,
     body: { org_id: ids.org, email: 'fuzz-added@example.org', level: 'read', name: 'Fuzz Added' },
@@ -502,6 +565,15 @@ async function send(route: AnyRoute, request: Request) {
     for (const [k, v] of fields)
       form.set(k, v instanceof File ? v : typeof v === 'string' ? v : JSON.stringify(v));
     body = form;
+  } else if (method !== 'GET' && route.bodyKind === 'form' && request.rawBody === undefined) {
+    // OAuth's endpoints: an application/x-www-form-urlencoded form of the (hostile) fields.
+    const fields = request.body && typeof request.body === 'object' ? Object.entries(request.body) : [];
+    body = new URLSearchParams(
+      fields.map(([k, v]) => [k, typeof v === 'string' ? v : (JSON.stringify(v) ?? '')]),
+    ).toString();
+    const type =
+      request.contentType === undefined ? 'application/x-www-form-urlencoded' : request.contentType;
+    if (type) headers.set('content-type', type);
   } else if (method !== 'GET') {
     body = request.rawBody ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
     const type = request.contentType === undefined ? 'application/json' : request.contentType;
@@ -619,6 +691,7 @@ const junkBody = fc.oneof(
 );
 const contentType = fc.constantFrom(
   'application/json',
+  'application/x-www-form-urlencoded',
   'application/json; charset=utf-8',
   '',
   'text/plain',

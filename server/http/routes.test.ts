@@ -91,6 +91,15 @@ describe('the route table', () => {
         'get /api/auth/sso/start',
         'get /api/auth/sso/callback',
         'post /api/auth/sso/complete',
+        // Issue 25: OAuth 2.0 for partner apps. The client authenticates itself at the token,
+        // revocation and introspection endpoints; the consent page signs the user in itself.
+        'get /.well-known/oauth-authorization-server',
+        'get /oauth/authorize',
+        'post /oauth/token',
+        'post /oauth/revoke',
+        'post /oauth/introspect',
+        // The name on the embedded registration's Connect button.
+        'get /api/public/partner-apps/:clientId',
       ].sort(),
     );
   });

@@ -1,6 +1,13 @@
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyKeys, oneTimeTokens } from '../db/schema.ts';
+import {
+  idempotencyKeys,
+  oauthCodes,
+  oauthGrants,
+  oauthTokens,
+  oneTimeTokens,
+  partnerApps,
+} from '../db/schema.ts';
 import { memoryLogger } from '../http/logger.ts';
 import { demoOrganizationIds } from '../test-helpers.ts';
 import { createTestContext, type TestContext } from '../testing.ts';
@@ -71,6 +78,53 @@ describe('housekeeping', () => {
         ),
       );
     expect(keptTokens.map((k) => k.token_hash).sort()).toEqual(['hk-c', 'hk-d']);
+  });
+
+  it("removes partner apps' OAuth codes and tokens 30 days past their expiry, and keeps the rest", async () => {
+    const { hopeHarbor } = await demoOrganizationIds(t.db);
+    const now = new Date('2030-06-01T12:00:00Z');
+    const ago = (ms: number) => new Date(now.getTime() - ms);
+    const [app] = await t.db
+      .insert(partnerApps)
+      .values({
+        client_id: 'tfc_housekeeping',
+        name: 'Housekeeping Partner',
+        website: 'https://partner.example',
+        redirect_uris: ['https://partner.example/cb'],
+        scopes: ['matches:read'],
+      })
+      .returning();
+    const [grant] = await t.db
+      .insert(oauthGrants)
+      .values({ app_id: app?.id ?? 0, organization_id: hopeHarbor, scopes: ['matches:read'] })
+      .returning();
+    const code = (hash: string, expires_at: Date) => ({
+      code_hash: hash,
+      app_id: app?.id ?? 0,
+      organization_id: hopeHarbor,
+      redirect_uri: 'https://partner.example/cb',
+      code_challenge: 'x',
+      scopes: ['matches:read'],
+      expires_at,
+    });
+    await t.db
+      .insert(oauthCodes)
+      .values([code('hk-code-old', ago(31 * day)), code('hk-code-new', ago(29 * day))]);
+    const token = (hash: string, expires_at: Date) => ({
+      grant_id: grant?.id ?? 0,
+      kind: 'refresh' as const,
+      token_hash: hash,
+      expires_at,
+    });
+    await t.db
+      .insert(oauthTokens)
+      .values([token('hk-token-old', ago(31 * day)), token('hk-token-live', ago(-day))]);
+
+    expect((await houseKeep(t.db, now)).oauth).toBeGreaterThanOrEqual(2);
+    const codes = await t.db.select({ hash: oauthCodes.code_hash }).from(oauthCodes);
+    expect(codes.map((c) => c.hash)).toEqual(['hk-code-new']);
+    const tokens = await t.db.select({ hash: oauthTokens.token_hash }).from(oauthTokens);
+    expect(tokens.map((c) => c.hash)).toEqual(['hk-token-live']);
   });
 
   it('runs as a loop that logs what it removed and stops cleanly', async () => {

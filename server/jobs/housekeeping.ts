@@ -1,6 +1,6 @@
 import { lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { idempotencyKeys, oneTimeTokens } from '../db/schema.ts';
+import { idempotencyKeys, oauthCodes, oauthTokens, oneTimeTokens } from '../db/schema.ts';
 import type { Logger } from '../http/logger.ts';
 import { idempotencyLifetimeMs } from '../modules/public-api/public-api.service.ts';
 import { type PollingLoop, pollingLoop } from './polling-loop.ts';
@@ -13,12 +13,12 @@ import { type PollingLoop, pollingLoop } from './polling-loop.ts';
 export const spentTokenRetentionMs = 30 * 24 * 60 * 60 * 1000;
 
 /** Rows removed by one housekeeping round, by table. */
-export type HousekeepingResult = { idempotencyKeys: number; oneTimeTokens: number };
+export type HousekeepingResult = { idempotencyKeys: number; oneTimeTokens: number; oauth: number };
 
 /**
  * Deletes what no request can use any more: public API idempotency answers past their 24 hours
  * (a retry after that creates a new match anyway) and one-time tokens spent or expired more than
- * 30 days ago. Rate-limit windows and used captchas sweep themselves as they are written.
+ * 30 days ago (partner apps' OAuth codes and tokens too). Rate-limit windows and used captchas sweep themselves as they are written.
  */
 export async function houseKeep(db: Db, now: Date): Promise<HousekeepingResult> {
   const keys = await db
@@ -35,7 +35,21 @@ export async function houseKeep(db: Db, now: Date): Promise<HousekeepingResult> 
       ),
     )
     .returning({ id: oneTimeTokens.id });
-  return { idempotencyKeys: keys.length, oneTimeTokens: tokens.length };
+  // Partner apps' codes and tokens (issue #25), 30 days past their expiry: until then a reused
+  // code or refresh token is still recognised (and revokes its grant) rather than unknown.
+  const codes = await db
+    .delete(oauthCodes)
+    .where(lt(oauthCodes.expires_at, spentBefore))
+    .returning({ id: oauthCodes.id });
+  const oauthSpent = await db
+    .delete(oauthTokens)
+    .where(lt(oauthTokens.expires_at, spentBefore))
+    .returning({ id: oauthTokens.id });
+  return {
+    idempotencyKeys: keys.length,
+    oneTimeTokens: tokens.length,
+    oauth: codes.length + oauthSpent.length,
+  };
 }
 
 /** The hourly housekeeping loop of one process (several processes deleting the same rows is harmless). */
@@ -46,7 +60,7 @@ export function createHousekeeping(options: { db: Db; logger: Logger; pollMs?: n
     logger: options.logger,
     round: async () => {
       const removed = await houseKeep(options.db, new Date());
-      const total = removed.idempotencyKeys + removed.oneTimeTokens;
+      const total = removed.idempotencyKeys + removed.oneTimeTokens + removed.oauth;
       if (total > 0) options.logger.info(`housekeeping removed ${total} spent rows`);
       return total;
     },

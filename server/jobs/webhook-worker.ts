@@ -1,11 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import { Webhook as Signer } from 'standardwebhooks';
 import { webhookDelivered } from '../../src/contract/integrations.ts';
+import { unseal } from '../crypto/sealed.ts';
 import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/rows.ts';
-import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema.ts';
+import { partnerApps, webhookAttempts, webhookDeliveries, webhooks } from '../db/schema.ts';
 import type { Logger } from '../http/logger.ts';
 import { OutboundError, type OutboundOptions, postJson } from '../http/outbound.ts';
+import { webhookSecretPurpose } from '../modules/oauth/partner-apps.service.ts';
 import { workJob } from '../observability/context.ts';
 import { countDelivery } from '../observability/metrics.ts';
 import { pollingLoop } from './polling-loop.ts';
@@ -31,6 +33,8 @@ export type WebhookWorkerOptions = {
   batchSize?: number;
   /** The clock (tests move it). */
   now?: () => Date;
+  /** The server secret, which opens partner apps' sealed signing secrets (JWT_SECRET). */
+  secret: string;
 };
 
 export type WebhookWorker = {
@@ -44,7 +48,8 @@ export type WebhookWorker = {
 
 type Claimed = {
   id: number;
-  webhook_id: number;
+  webhook_id: number | null;
+  partner_app_id: number | null;
   message_id: string;
   payload: Record<string, unknown>;
   attempts: number;
@@ -81,12 +86,14 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     return db.transaction(async (tx) => {
       const rows = await queryRows<Claimed>(
         tx,
-        sql`select d.id, d.webhook_id, d.message_id, d.payload, d.attempts, d.give_up_at, d.request_id
+        sql`select d.id, d.webhook_id, d.partner_app_id, d.message_id, d.payload, d.attempts, d.give_up_at, d.request_id
               from webhook_deliveries d
              where d.status = 'pending' and d.next_attempt_at < ${dueBefore.toISOString()}
                and not exists (
                  select 1 from webhook_deliveries e
-                  where e.webhook_id = d.webhook_id and e.donation_id = d.donation_id
+                  where e.webhook_id is not distinct from d.webhook_id
+                    and e.partner_app_id is not distinct from d.partner_app_id
+                    and e.donation_id = d.donation_id
                     and e.status = 'pending' and e.id < d.id)
              order by d.id
              limit ${batchSize}
@@ -108,10 +115,40 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     });
   }
 
-  async function send(delivery: Claimed): Promise<void> {
+  /** Where a delivery goes, and how it is signed: an organization's webhook or a partner app's subscription. */
+  async function target(delivery: Claimed) {
+    if (delivery.partner_app_id !== null) {
+      const [app] = await db.select().from(partnerApps).where(eq(partnerApps.id, delivery.partner_app_id));
+      if (!app?.webhook_url || !app.webhook_secret_sealed) return undefined;
+      const secret = unseal(
+        options.secret,
+        webhookSecretPurpose,
+        `partner_app:${app.id}`,
+        app.webhook_secret_sealed,
+      );
+      return { url: app.webhook_url, secret, body: JSON.stringify(delivery.payload), hookId: null };
+    }
+    if (delivery.webhook_id === null) return undefined;
     const [hook] = await db.select().from(webhooks).where(eq(webhooks.id, delivery.webhook_id));
-    if (!hook) return; // Deleted since: its deliveries went with it.
+    if (!hook) return undefined;
+    // spec: "url (stored without the https:// prefix)": deliveries go over https (http only when
+    // WEBHOOK_ALLOW_PRIVATE is on, for a local receiver).
+    const url = `${options.outbound.allowPrivate && localHost.test(hook.url) ? 'http' : 'https'}://${hook.url}`;
     const body = JSON.stringify({ ...delivery.payload, bearer_token: hook.token });
+    return { url, secret: hook.secret, body, hookId: hook.id };
+  }
+
+  async function send(delivery: Claimed): Promise<void> {
+    const hook = await target(delivery);
+    if (!hook) {
+      // Deleted since (its deliveries went with it), or the app's subscription was removed.
+      await db
+        .update(webhookDeliveries)
+        .set({ status: 'failed', last_error: 'The subscription was removed.' })
+        .where(eq(webhookDeliveries.id, delivery.id));
+      return;
+    }
+    const { body, url } = hook;
     const sentAt = now();
     const signature = new Signer(hook.secret).sign(delivery.message_id, sentAt, body);
     const headers = {
@@ -120,9 +157,6 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
       'webhook-signature': signature,
       'user-agent': 'Twofold-Webhooks/1',
     };
-    // spec: "url (stored without the https:// prefix)": deliveries go over https (http only when
-    // WEBHOOK_ALLOW_PRIVATE is on, for a local receiver).
-    const url = `${options.outbound.allowPrivate && localHost.test(hook.url) ? 'http' : 'https'}://${hook.url}`;
     let code: number | null = null;
     let response = '';
     let durationMs = 0;
@@ -160,10 +194,11 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
         })
         .where(eq(webhookDeliveries.id, delivery.id));
       // spec: the badge shows last_code; no answer at all is shown as 0.
-      await tx
-        .update(webhooks)
-        .set({ last_code: code ?? 0 })
-        .where(eq(webhooks.id, hook.id));
+      if (hook.hookId !== null)
+        await tx
+          .update(webhooks)
+          .set({ last_code: code ?? 0 })
+          .where(eq(webhooks.id, hook.hookId));
     });
     countDelivery('webhook', ok ? 'delivered' : givingUp ? 'gave_up' : 'failed');
     if (ok)
@@ -175,7 +210,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
       });
     else
       logger.warn(
-        `webhook ${hook.id} delivery ${delivery.id}: attempt ${delivery.attempts} failed (${code ?? response})${givingUp ? '; giving up' : ''}`,
+        `${hook.hookId === null ? `partner app ${delivery.partner_app_id} webhook` : `webhook ${hook.hookId}`} delivery ${delivery.id}: attempt ${delivery.attempts} failed (${code ?? response})${givingUp ? '; giving up' : ''}`,
       );
   }
 

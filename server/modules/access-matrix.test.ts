@@ -16,7 +16,9 @@ import {
   esignDocuments,
   invitations,
   notifees,
+  oauthGrants,
   organizations,
+  partnerApps,
   permissions,
   reports,
   scheduledJobs,
@@ -264,6 +266,25 @@ async function storedApiKey(orgId: number) {
     .values({ organization_id: orgId, prefix: 'tf_matrix', key_hash: `matrix-${next()}` })
     .returning();
   return row?.id ?? 0;
+}
+
+/** A live connection of a partner app to the organization (an OAuth grant). */
+async function storedGrant(orgId: number) {
+  const [app] = await t.db
+    .insert(partnerApps)
+    .values({
+      client_id: `tfc_matrix_${next()}`,
+      name: 'Matrix Partner',
+      website: 'https://partner.example',
+      redirect_uris: ['https://partner.example/callback'],
+      scopes: ['matches:read'],
+    })
+    .returning();
+  const [grant] = await t.db
+    .insert(oauthGrants)
+    .values({ app_id: app?.id ?? 0, organization_id: orgId, scopes: ['matches:read'] })
+    .returning();
+  return grant?.id ?? 0;
 }
 
 async function storedWebhook(orgId: number) {
@@ -820,6 +841,14 @@ const samples: Record<string, Sample> = {
       return { path: `/api/organization/${id}/sending-domain/rotate` };
     },
   },
+  'get /api/organization/:id/connected-apps': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/connected-apps` }),
+  },
+  'delete /api/organization/:id/connected-apps/:grantId': {
+    level: 'admin',
+    request: async (id) => ({ path: `/api/organization/${id}/connected-apps/${await storedGrant(id)}` }),
+  },
   'get /api/organization/:id/partial/webhooks': {
     level: 'admin',
     request: async (id) => ({ path: `/api/organization/${id}/partial/webhooks` }),
@@ -1099,6 +1128,7 @@ async function snapshot(orgId: number) {
     // Issue #24: a refused policy change or reset ends no session and removes no factor.
     table(sql`select count(*) from user_sessions where ended_at is not null`),
     table(sql`select user_id, confirmed_at from user_totp order by user_id`),
+    table(sql`select id, revoked_at from oauth_grants where organization_id = ${orgId} order by id`),
   ]);
 }
 
@@ -1204,6 +1234,22 @@ describe('the super-user routes', () => {
       const someone = await userWithLevel(orgIds.hopeHarbor);
       return { method: route.method, path: `/api/user/${someone}/reset-two-factor` };
     }
+    if (route.path.startsWith('/api/partner-apps')) {
+      const app = {
+        name: `Partner ${next()}`,
+        website: 'https://partner.example',
+        redirect_uris: ['https://partner.example/callback'],
+        scopes: ['matches:read'],
+      };
+      if (route.path === '/api/partner-apps')
+        return { method: route.method, path: route.path, ...(route.method === 'post' ? { body: app } : {}) };
+      const [stored] = await t.db
+        .insert(partnerApps)
+        .values({ ...app, client_id: `tfc_matrix_${next()}` })
+        .returning();
+      const path = route.path.replace(':id', String(stored?.id));
+      return { method: route.method, path, ...(route.method === 'put' ? { body: app } : {}) };
+    }
     return { method: route.method, path: route.path };
   }
 
@@ -1213,6 +1259,8 @@ describe('the super-user routes', () => {
         // A refused reset ends no session and sends no email.
         queryRows(t.db, sql`select count(*) from user_sessions where ended_at is not null`),
         queryRows(t.db, sql`select count(*) from outbox`),
+        queryRows(t.db, sql`select id, name, redirect_uris from partner_apps order by id`),
+        queryRows(t.db, sql`select id, expires_at from partner_app_secrets order by id`),
         queryRows(t.db, sql`select * from companies order by id`),
         queryRows(t.db, sql`select * from company_changes order by id`),
         queryRows(t.db, sql`select id, status, review_note from company_suggestions order by id`),
@@ -1236,6 +1284,10 @@ describe('the super-user routes', () => {
         'post /api/company-catalogue',
         // Issue #24: a super user resets anyone's second factor.
         'post /api/user/:userId/reset-two-factor',
+        'get /api/partner-apps',
+        'post /api/partner-apps',
+        'put /api/partner-apps/:id',
+        'post /api/partner-apps/:id/secret',
       ].sort(),
     );
     const problems: string[] = [];

@@ -8,6 +8,7 @@ import {
   type RegistrationRequest,
   RegistrationResponse,
 } from '../contract/index.ts';
+import { PublicPartnerApp } from '../contract/oauth-public.ts';
 import { readStored, storageKeys, writeStored } from '../state/storage.ts';
 import { ApiError, request } from './client.ts';
 
@@ -66,4 +67,11 @@ export function captchaChallenge(): Promise<CaptchaChallenge> {
 /** POST /api/contact-form: `recaptchaToken` carries the solved challenge. */
 export function sendContactMessage(input: ContactRequest): Promise<MessageResponse> {
   return request(MessageResponse, 'api/contact-form', { method: 'post', json: input, authenticated: false });
+}
+
+/** A partner app's public face (its name for the "Connect <partner>" button), by client id. */
+export async function partnerApp(clientId: string): Promise<PublicPartnerApp> {
+  return request(PublicPartnerApp, `api/public/partner-apps/${encodeURIComponent(clientId)}`, {
+    authenticated: false,
+  });
 }

@@ -1056,7 +1056,14 @@ const confirmedStatus: Record<ConfirmStatus, StatusId> = {
  * spec: "POST /api/donation/confirm, body donation_ids, status": each match moves to Submitted,
  * No Charge or Refunded, with a history row, all or none (the guard has checked every one).
  */
-export async function confirmDonations(db: Db, userId: number, body: ConfirmRequest, now = new Date()) {
+/** `userId` is the staff member acting, or null with `source` naming who else did (a partner's API call). */
+export async function confirmDonations(
+  db: Db,
+  userId: number | null,
+  body: ConfirmRequest,
+  now = new Date(),
+  source: StatusChangeSource = 'staff',
+) {
   const to = confirmedStatus[body.status];
   const ids = [...new Set(body.donation_ids)];
   await db.transaction(async (tx) => {
@@ -1070,7 +1077,7 @@ export async function confirmDonations(db: Db, userId: number, body: ConfirmRequ
     const conflict = billingConflict(body.status, rows);
     if (conflict) throw new HttpError(400, conflict);
     const changing = rows.filter((r) => r.status_id !== to);
-    await moveMatches(tx, userId, changing, to, now);
+    await moveMatches(tx, userId, changing, to, now, null, source);
   });
   return { message: donationMessages.confirmed, donation_ids: ids, status_id: to };
 }
@@ -1093,11 +1100,12 @@ export type MovableMatch = {
  */
 export async function moveMatches(
   tx: Tx,
-  userId: number,
+  userId: number | null,
   rows: readonly MovableMatch[],
   to: StatusId,
   now: Date,
   reason: string | null = null,
+  source: StatusChangeSource = 'staff',
 ) {
   if (rows.length === 0) return;
   const ids = rows.map((r) => r.id);
@@ -1109,6 +1117,7 @@ export async function moveMatches(
       to_status_id: to,
       user_id: userId,
       reason,
+      source,
     })),
   );
   await webhookEvents.statusChanged(tx, ids);

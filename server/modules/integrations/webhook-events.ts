@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, ne } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import { isMainStatus, type WebhookEventName } from '../../../src/contract/integrations.ts';
 import { statusName } from '../../../src/contract/statuses.ts';
 import type { Queryable } from '../../db/client.ts';
 import { anyOf, insertUnnest } from '../../db/rows.ts';
-import { companies, donations, donors, organizations, webhookDeliveries, webhooks } from '../../db/schema.ts';
+import {
+  companies,
+  donations,
+  donors,
+  oauthGrants,
+  organizations,
+  partnerApps,
+  webhookDeliveries,
+  webhooks,
+} from '../../db/schema.ts';
 import { organizationChain } from '../permissions/permissions.service.ts';
 
 /**
@@ -25,6 +34,9 @@ export const deliveryLifetimeMs = 24 * 60 * 60 * 1000;
 export function newMessageId(): string {
   return `msg_${randomBytes(16).toString('hex')}`;
 }
+
+/** Who hears an event: an organization's webhook, or a partner app's subscription. */
+type Listener = { webhook: number } | { partnerApp: number };
 
 /** PHP's DateTime as JSON, as the spec's example payload shows it: "timestamp {date, timezone_type, timezone}". */
 export function phpTimestamp(at: Date) {
@@ -132,17 +144,32 @@ async function enqueue(
     .select({ id: donations.id, organization_id: donations.organization_id, status_id: donations.status_id })
     .from(donations)
     .where(anyOf(donations.id, [...new Set(donationIds)], 'int'));
-  const listenersOf = new Map<number, number[]>();
+  // Listeners: an organization's own webhooks ({ webhook }), and the partner apps it (or a parent)
+  // granted 'webhooks:manage' that have a subscription ({ partnerApp }, issue #25).
+  const listenersOf = new Map<number, Listener[]>();
   for (const orgId of new Set(matches.filter((m) => keep(m.status_id)).map((m) => m.organization_id))) {
     const chain = await organizationChain(tx, orgId);
     const listeners = await tx
       .select({ id: webhooks.id })
       .from(webhooks)
       .where(and(inArray(webhooks.organization_id, chain), eq(webhooks.event, event), ne(webhooks.url, '')));
-    listenersOf.set(
-      orgId,
-      listeners.map((w) => w.id),
-    );
+    const apps = await tx
+      .selectDistinct({ id: partnerApps.id })
+      .from(oauthGrants)
+      .innerJoin(partnerApps, eq(partnerApps.id, oauthGrants.app_id))
+      .where(
+        and(
+          inArray(oauthGrants.organization_id, chain),
+          isNull(oauthGrants.revoked_at),
+          sql`${oauthGrants.scopes} ? 'webhooks:manage'`,
+          isNotNull(partnerApps.webhook_url),
+          isNull(partnerApps.disabled_at),
+        ),
+      );
+    listenersOf.set(orgId, [
+      ...listeners.map((w) => ({ webhook: w.id })),
+      ...apps.map((a) => ({ partnerApp: a.id })),
+    ]);
   }
   const heard = matches.filter(
     (m) => keep(m.status_id) && (listenersOf.get(m.organization_id) ?? []).length > 0,
@@ -157,12 +184,15 @@ async function enqueue(
     )
   ).filter((item) => keep(item.statusId));
   const deliveries = items.flatMap((item) =>
-    (listenersOf.get(item.organizationId) ?? []).map((webhookId) => ({
-      webhook_id: webhookId,
+    (listenersOf.get(item.organizationId) ?? []).map((listener) => ({
+      webhook_id: 'webhook' in listener ? listener.webhook : null,
+      partner_app_id: 'partnerApp' in listener ? listener.partnerApp : null,
       donation_id: item.donationId,
       event,
       message_id: newMessageId(),
-      payload: item.payload,
+      // A partner app hears about many organizations: each event names its own.
+      payload:
+        'partnerApp' in listener ? { ...item.payload, organization_id: item.organizationId } : item.payload,
       give_up_at: new Date(at.getTime() + deliveryLifetimeMs),
     })),
   );
@@ -171,6 +201,11 @@ async function enqueue(
     await tx.execute(
       insertUnnest(webhookDeliveries, [
         { column: webhookDeliveries.webhook_id, type: 'int', values: deliveries.map((d) => d.webhook_id) },
+        {
+          column: webhookDeliveries.partner_app_id,
+          type: 'int',
+          values: deliveries.map((d) => d.partner_app_id),
+        },
         { column: webhookDeliveries.donation_id, type: 'int', values: deliveries.map((d) => d.donation_id) },
         { column: webhookDeliveries.event, type: 'text', values: deliveries.map((d) => d.event) },
         { column: webhookDeliveries.message_id, type: 'text', values: deliveries.map((d) => d.message_id) },

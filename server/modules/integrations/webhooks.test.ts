@@ -47,6 +47,7 @@ function worker(options: { allowPrivate?: boolean; lookup?: LookupFunction; time
       ...(options.lookup ? { lookup: options.lookup } : {}),
     },
     now,
+    secret: t.config.jwtSecret,
   });
 }
 
@@ -393,6 +394,7 @@ describe('delivery', () => {
         logger: t.logger,
         outbound: { allowPrivate: true },
         now: () => new Date(ms),
+        secret: t.config.jwtSecret,
       });
     expect(await clockAt(at - 1).runOnce()).toBe(0);
     expect(await clockAt(at).runOnce()).toBe(1);

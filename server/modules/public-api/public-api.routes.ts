@@ -3,7 +3,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as z from 'zod';
 import { MessageResponse } from '../../../src/contract/auth.ts';
+import { StatisticsQuery, StatisticsResponse } from '../../../src/contract/dashboard.ts';
+import { confirmStatuses } from '../../../src/contract/donations.ts';
 import { integrationMessages } from '../../../src/contract/integrations.ts';
+import { oauthScopes } from '../../../src/contract/oauth.ts';
 import {
   ApiCompanyList,
   ApiCompanyQuery,
@@ -12,12 +15,17 @@ import {
   ApiMatchListQuery,
   ApiMatchResponse,
 } from '../../../src/contract/public-api.ts';
+import type { Config } from '../../config.ts';
 import { openApiDocument } from '../../http/openapi.ts';
 import { IdParams } from '../../http/params.ts';
 import { type AnyRoute, defineRoute } from '../../http/route.ts';
+import { statistics } from '../dashboard/dashboard.service.ts';
+import { oauthGuide } from './oauth-guide.ts';
 import * as api from './public-api.service.ts';
 
 const error = (description: string) => ({ description, schema: MessageResponse });
+/** The statuses a partner may set: the staff's confirmations. */
+const ApiMatchStatus = z.object({ status: z.enum(confirmStatuses) });
 const tags = ['matches'];
 const refusals = {
   401: error(
@@ -32,6 +40,7 @@ export const publicApiRoutes: AnyRoute[] = [
     method: 'post',
     path: '/api/v1/matches',
     access: 'api-key',
+    scope: 'matches:write',
     summary:
       "Create a match (a gift to be matched by the donor's employer). Its status is resolved as when staff create a match. Send an Idempotency-Key header to make retries safe: a repeated request gets the first answer.",
     tags,
@@ -64,6 +73,7 @@ export const publicApiRoutes: AnyRoute[] = [
     method: 'get',
     path: '/api/v1/matches',
     access: 'api-key',
+    scope: 'matches:read',
     summary:
       "The key's matches (its organization's and its chapters'), oldest first, a page at a time: pass next_cursor as cursor for the next page",
     tags,
@@ -79,6 +89,7 @@ export const publicApiRoutes: AnyRoute[] = [
     method: 'get',
     path: '/api/v1/matches/:id',
     access: 'api-key',
+    scope: 'matches:read',
     summary: 'One match',
     tags,
     params: IdParams,
@@ -90,9 +101,48 @@ export const publicApiRoutes: AnyRoute[] = [
     handler: ({ deps, params, apiKey }) => api.getMatch(deps.db, apiKey, params.id),
   }),
   defineRoute({
+    method: 'post',
+    path: '/api/v1/matches/:id/status',
+    access: 'api-key',
+    scope: 'matches:status',
+    summary:
+      'Mark a match Submitted (the employer has the request), No Charge or Refunded, as staff confirm them: its history names the API, the status webhook goes out and the bill follows',
+    tags,
+    params: IdParams,
+    body: ApiMatchStatus,
+    responses: {
+      200: { description: 'The match', schema: ApiMatchResponse },
+      400: error(
+        'Bad status, or not allowed for this match (No Charge is for unbilled matches, Refunded for billed ones)',
+      ),
+      404: error('Donation not found'),
+      ...refusals,
+    },
+    handler: ({ deps, params, body, apiKey }) =>
+      api.updateMatchStatus(deps.db, apiKey, params.id, body.status),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/statistics',
+    access: 'api-key',
+    scope: 'statistics:read',
+    summary:
+      "The Matching Overview of the key's organization with its chapters: each status group's gift sum (dollars), count and estimated match between from and to (yyyy-MM-dd; default Jan 1 to today), and per organization",
+    tags: ['statistics'],
+    query: StatisticsQuery,
+    responses: {
+      200: { description: 'The four groups', schema: StatisticsResponse },
+      400: error('Bad dates'),
+      ...refusals,
+    },
+    handler: ({ deps, query, apiKey }) => statistics(deps.db, apiKey.organizationId, query),
+  }),
+  defineRoute({
     method: 'get',
     path: '/api/v1/companies',
     access: 'api-key',
+    // The public employer catalogue (anonymous at /api/public/companies too): any granted scope.
+    scope: 'any',
     summary:
       "Employers whose name contains q (at least 3 characters), with each matching program's method, ratio, minimum, maximum and deadline; at most 20",
     tags: ['companies'],
@@ -107,17 +157,41 @@ export const publicApiRoutes: AnyRoute[] = [
 ];
 
 /** The public API's OpenAPI 3.1 document, generated from the routes above. */
-export function publicApiDocument() {
+export function publicApiDocument(config?: Pick<Config, 'publicUrl'>) {
   const document = openApiDocument(
     publicApiRoutes,
     {
       title: 'Twofold public API',
       version: '1.0.0',
-      description:
-        'Create and read match requests with an API key (Integrations → Manage API Keys in the portal). Send it as `Authorization: Bearer <api key>`.',
+      description: `Create and read match requests with an API key (Integrations → Manage API Keys in the portal), or as a partner app with an OAuth access token. Send either as \`Authorization: Bearer <token>\`.\n${oauthGuide}`,
     },
-    { bearerFormat: 'API key', description: 'An API key created in the portal (tf_...)' },
+    {
+      bearerFormat: 'API key or OAuth access token',
+      description: 'An API key created in the portal (tf_...), or a partner app’s access token (tfat_...)',
+    },
   );
+  // Partner apps: the OAuth 2.0 authorization code flow, and each operation's scope.
+  const base = config?.publicUrl ?? '';
+  const components = document.components as { securitySchemes: Record<string, unknown> };
+  components.securitySchemes.oauth2 = {
+    type: 'oauth2',
+    description: 'A partner app acting for an organization that allowed it (PKCE S256 required).',
+    flows: {
+      authorizationCode: {
+        authorizationUrl: `${base}/oauth/authorize`,
+        tokenUrl: `${base}/oauth/token`,
+        refreshUrl: `${base}/oauth/token`,
+        scopes: oauthScopes,
+      },
+    },
+  };
+  for (const route of publicApiRoutes) {
+    const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    const operation = document.paths[path]?.[route.method] as { security?: unknown[] } | undefined;
+    if (!operation) continue;
+    const scopes = route.scope && route.scope !== 'any' ? [route.scope] : [];
+    operation.security = [{ bearer: [] }, { oauth2: scopes }];
+  }
   // The one header the routes read besides Authorization (checked in the service).
   const create = document.paths['/api/v1/matches']?.post as { parameters: unknown[] } | undefined;
   create?.parameters.push({
@@ -167,7 +241,7 @@ export const publicApiDocsRoutes: AnyRoute[] = [
     summary: 'The OpenAPI 3.1 description of the public API, generated from its routes',
     tags: ['public-api'],
     responses: { 200: { description: 'OpenAPI 3.1 document' } },
-    handler: async () => publicApiDocument(),
+    handler: async ({ deps }) => publicApiDocument(deps.config),
   }),
   defineRoute({
     method: 'get',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
-import { donationMessages } from '../../../src/contract/donations.ts';
+import { type ConfirmStatus, donationMessages } from '../../../src/contract/donations.ts';
 import { maxInt32 } from '../../../src/contract/fields.ts';
 import { integrationMessages } from '../../../src/contract/integrations.ts';
 import { organizationNotFound } from '../../../src/contract/organization.ts';
@@ -16,7 +16,12 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { companies, donations, idempotencyKeys } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { ApiKeyCaller } from '../../http/route.ts';
-import { createDonation, donationsInIdOrder, getDonation } from '../donations/donations.service.ts';
+import {
+  confirmDonations,
+  createDonation,
+  donationsInIdOrder,
+  getDonation,
+} from '../donations/donations.service.ts';
 import { matchNotifier } from '../notifications/notifications.service.ts';
 import { descendantIds } from '../permissions/permissions.service.ts';
 
@@ -155,6 +160,17 @@ export async function getMatch(db: Queryable, caller: ApiKeyCaller, id: number) 
     .where(eq(donations.id, id));
   if (!row || !(await reach(db, caller)).includes(row.organization_id))
     throw new HttpError(404, donationMessages.notFound);
+  return getDonation(db, id);
+}
+
+/**
+ * POST /api/v1/matches/{id}/status: Submitted, No Charge or Refunded, as staff confirm them (the
+ * history names the API as the source, the webhook event and the bill follow), for a match the
+ * caller reaches.
+ */
+export async function updateMatchStatus(db: Db, caller: ApiKeyCaller, id: number, status: ConfirmStatus) {
+  await getMatch(db, caller, id);
+  await confirmDonations(db, null, { donation_ids: [id], status }, new Date(), 'api');
   return getDonation(db, id);
 }
 

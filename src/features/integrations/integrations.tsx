@@ -5,12 +5,15 @@ import { createApiKey, deleteApiKey, listApiKeys, renameApiKey } from '../../api
 import { can } from '../../contract/index.ts';
 import { type ApiKey, apiKeyNameMax, apiKeyNameSaveDelayMs } from '../../contract/integrations.ts';
 import { currentLevel } from '../../state/organization.ts';
+import { isSuperUser } from '../../state/session.ts';
 import { toast } from '../../state/toasts.ts';
 import { Button } from '../../ui/button.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { Dialog } from '../../ui/dialog.tsx';
 import { OrganizationPage } from '../../ui/organization-page.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
+import { PartnerAppsCard } from '../oauth/partner-apps.tsx';
+import { ConnectedApps } from './connected-apps.tsx';
 import { copyText, useDebouncedSave } from './debounced.ts';
 import { WidgetGuide } from './widget-guide.tsx';
 
@@ -51,60 +54,72 @@ export function Integrations({ view }: IntegrationsProps) {
       </OrganizationPage>
     );
   return (
-    <OrganizationPage title={integrationsTexts.heading} className="integrations">
-      {(organization) => (
-        <div className="integrations__cards">
-          <WidgetCard />
-          <article className="integrations__card" part="card" aria-labelledby="api-card-title">
-            <h2 id="api-card-title">API</h2>
-            <p>
-              Send match requests from your donation platform or CRM, and read their status, with an API key.
-            </p>
-            <div className="integrations__actions">
-              <a className="btn btn--secondary" href="/api/v1/docs" target="_blank" rel="noopener">
-                API documentation
-              </a>
-              <ManageApiKeys
-                key={organization.id}
-                organizationId={organization.id}
-                admin={can(currentLevel.value ?? 'none', 'keys.manage')}
-              />
-            </div>
-          </article>
-          <article className="integrations__card" part="card" aria-labelledby="webhooks-card-title">
-            <h2 id="webhooks-card-title">Webhooks</h2>
-            <p>
-              Have your own systems told when a match’s status changes, a donor opens an email, or a reminder
-              goes out.
-            </p>
-            <div className="integrations__actions">
-              <a className="btn btn--secondary" href="/portal/webhooks">
-                Manage webhooks
-              </a>
-            </div>
-          </article>
-          <article className="integrations__card" part="card" aria-labelledby="platform-card-title">
-            <h2 id="platform-card-title">Fundraising platform</h2>
-            <p>
-              Your fundraising platform can send each gift here as it happens: it posts the gift to
-              <code> POST /api/v1/matches </code>
-              with one of your API keys and an Idempotency-Key, and Twofold contacts the donor about their
-              employer’s match.
-            </p>
-            <div className="integrations__actions">
-              <a
-                className="btn btn--secondary"
-                href="/api/v1/docs#/matches/post_api_v1_matches"
-                target="_blank"
-                rel="noopener"
-              >
-                Platform documentation
-              </a>
-            </div>
-          </article>
+    <>
+      <OrganizationPage title={integrationsTexts.heading} className="integrations">
+        {(organization) => (
+          <div className="integrations__cards">
+            <WidgetCard />
+            <article className="integrations__card" part="card" aria-labelledby="api-card-title">
+              <h2 id="api-card-title">API</h2>
+              <p>
+                Send match requests from your donation platform or CRM, and read their status, with an API
+                key.
+              </p>
+              <div className="integrations__actions">
+                <a className="btn btn--secondary" href="/api/v1/docs" target="_blank" rel="noopener">
+                  API documentation
+                </a>
+                <ManageApiKeys
+                  key={organization.id}
+                  organizationId={organization.id}
+                  admin={can(currentLevel.value ?? 'none', 'keys.manage')}
+                />
+              </div>
+            </article>
+            <article className="integrations__card" part="card" aria-labelledby="webhooks-card-title">
+              <h2 id="webhooks-card-title">Webhooks</h2>
+              <p>
+                Have your own systems told when a match’s status changes, a donor opens an email, or a
+                reminder goes out.
+              </p>
+              <div className="integrations__actions">
+                <a className="btn btn--secondary" href="/portal/webhooks">
+                  Manage webhooks
+                </a>
+              </div>
+            </article>
+            <article className="integrations__card" part="card" aria-labelledby="platform-card-title">
+              <h2 id="platform-card-title">Fundraising platform</h2>
+              <p>
+                Your fundraising platform can send each gift here as it happens: it posts the gift to
+                <code> POST /api/v1/matches </code>
+                with one of your API keys and an Idempotency-Key, and Twofold contacts the donor about their
+                employer’s match.
+              </p>
+              <div className="integrations__actions">
+                <a
+                  className="btn btn--secondary"
+                  href="/api/v1/docs#/matches/post_api_v1_matches"
+                  target="_blank"
+                  rel="noopener"
+                >
+                  Platform documentation
+                </a>
+              </div>
+            </article>
+            {can(currentLevel.value ?? 'none', 'keys.manage') ? (
+              <ConnectedApps key={organization.id} organizationId={organization.id} />
+            ) : null}
+          </div>
+        )}
+      </OrganizationPage>
+      {/* Not an organization's: super users manage partner apps with or without one chosen. */}
+      {isSuperUser.value ? (
+        <div className="integrations__cards integrations__partner-apps">
+          <PartnerAppsCard />
         </div>
-      )}
-    </OrganizationPage>
+      ) : null}
+    </>
   );
 }
 

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { getApiBase } from '../../api/client.ts';
-import { register, searchRegisteredOrganizations } from '../../api/public.ts';
+import { partnerApp, register, searchRegisteredOrganizations } from '../../api/public.ts';
 import {
   categories,
   type OrgRef,
@@ -8,6 +8,7 @@ import {
   RegistrationRequest,
   type RegistrationResponse,
 } from '../../contract/index.ts';
+import { consentMessageType, type PublicPartnerApp } from '../../contract/oauth-public.ts';
 import { announceToast as toast } from '../../state/toast-channel.ts';
 import { Button } from '../../ui/button.tsx';
 import { useElement } from '../../ui/element-context.ts';
@@ -20,11 +21,17 @@ declare module '../../ui/events.ts' {
   interface TwofoldEventDetails {
     /** The registration form got its answer: a new organization, or one already registered. */
     'twofold-registered': RegistrationResponse;
+    /** The organization allowed the partner (issue #25): the authorization code for its server, and the state. */
+    'twofold-connected': { code: string; state: string };
+    /** The organization denied the partner, or the request failed: the OAuth error, and the state. */
+    'twofold-connect-failed': { error: string; state: string };
   }
 }
 declare global {
   interface GlobalEventHandlersEventMap {
     'twofold-registered': TwofoldEvent<'twofold-registered'>;
+    'twofold-connected': TwofoldEvent<'twofold-connected'>;
+    'twofold-connect-failed': TwofoldEvent<'twofold-connect-failed'>;
   }
 }
 
@@ -53,6 +60,18 @@ const defaultSupportEmail = 'support@twofold.test';
 export interface RegistrationProps {
   /** Where a visitor who cannot reach the registered administrator writes to. */
   supportEmail?: string;
+  /** Where "Go to Sign In" leads (the consent page passes its own sign-in, which comes back to it). */
+  signInUrl?: string;
+  /** A partner app's client id: after registering, offer "Connect <partner>" (OAuth, in a popup). */
+  partner?: string;
+  /** The partner's registered redirect URI; the answer is posted to its exact origin only. */
+  redirectUri?: string;
+  /** The partner's OAuth state, returned with the code. */
+  state?: string;
+  /** The partner's PKCE S256 code challenge (its server keeps the verifier). */
+  codeChallenge?: string;
+  /** The scopes to ask for, space-separated (default: all the partner app may ask for). */
+  scope?: string;
 }
 
 interface Values {
@@ -130,7 +149,7 @@ interface Outcome extends RegistrationResponse {
  * spec (part 1, section 2, Nonprofit registration screen): Organization Information, Categories
  * and Administrative Contact; then 'Registration Complete!' or 'Already Registered!'.
  */
-export function Registration({ supportEmail = defaultSupportEmail }: RegistrationProps) {
+export function Registration({ supportEmail = defaultSupportEmail, ...connect }: RegistrationProps) {
   const { host } = useElement();
   const [values, setValues] = useState<Values>(empty);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -151,7 +170,7 @@ export function Registration({ supportEmail = defaultSupportEmail }: Registratio
     });
   }, [values]);
 
-  if (outcome) return <RegistrationOutcome outcome={outcome} supportEmail={supportEmail} />;
+  if (outcome) return <RegistrationOutcome outcome={outcome} supportEmail={supportEmail} {...connect} />;
 
   const set = (key: TextKey) => (event: { target: { value: string } }) => {
     // Read now, not in the updater, which may run after the event is done.
@@ -331,11 +350,26 @@ export function Registration({ supportEmail = defaultSupportEmail }: Registratio
   );
 }
 
-function RegistrationOutcome({ outcome, supportEmail }: { outcome: Outcome; supportEmail: string }) {
+function RegistrationOutcome({
+  outcome,
+  supportEmail,
+  signInUrl,
+  ...connect
+}: Omit<RegistrationProps, 'supportEmail'> & { outcome: Outcome; supportEmail: string }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   // The form the user just submitted is gone: move focus to what replaced it.
   useEffect(() => headingRef.current?.focus(), []);
-  const loginUrl = `${getApiBase()}/portal/login`;
+  const loginUrl = signInUrl ?? `${getApiBase()}/portal/login`;
+  const { partner, redirectUri, codeChallenge } = connect;
+  const offer =
+    partner && redirectUri && codeChallenge ? (
+      <ConnectPartner
+        {...connect}
+        partner={partner}
+        redirectUri={redirectUri}
+        codeChallenge={codeChallenge}
+      />
+    ) : null;
 
   if (outcome.registered) {
     return (
@@ -352,9 +386,11 @@ function RegistrationOutcome({ outcome, supportEmail }: { outcome: Outcome; supp
           If you already have a Twofold account, the email asks you instead to confirm that you are the
           organization's administrator: follow its link (valid for 7 days).
         </p>
-        <a className="btn btn--secondary" href={loginUrl}>
-          Go to Sign In
-        </a>
+        {offer ?? (
+          <a className="btn btn--secondary" href={loginUrl}>
+            Go to Sign In
+          </a>
+        )}
       </div>
     );
   }
@@ -370,9 +406,103 @@ function RegistrationOutcome({ outcome, supportEmail }: { outcome: Outcome; supp
       <p className="muted">
         If they cannot add you, contact support at <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
       </p>
-      <a className="btn btn--secondary" href={loginUrl}>
-        Go to Sign In
-      </a>
+      {offer ?? (
+        <a className="btn btn--secondary" href={loginUrl}>
+          Go to Sign In
+        </a>
+      )}
+    </div>
+  );
+}
+
+type ConnectProps = Required<Pick<RegistrationProps, 'partner' | 'redirectUri' | 'codeChallenge'>> &
+  Pick<RegistrationProps, 'state' | 'scope'>;
+
+/**
+ * "Connect <partner>" (issue #25): the OAuth consent step in a popup on Twofold's origin, whose
+ * answer comes back by postMessage. Only a message from that popup, from Twofold's origin, of the
+ * consent's type and with this element's state is taken; the popup itself posts only to the
+ * redirect URI's origin.
+ */
+function ConnectPartner({ partner, redirectUri, codeChallenge, state = '', scope }: ConnectProps) {
+  const { host } = useElement();
+  const [app, setApp] = useState<PublicPartnerApp | null>(null);
+  const [phase, setPhase] = useState<'idle' | 'waiting' | 'blocked' | 'connected' | 'failed'>('idle');
+  const popup = useRef<Window | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    partnerApp(partner).then(
+      (found) => live && setApp(found),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [partner]);
+
+  useEffect(() => {
+    const twofold = new URL(getApiBase()).origin;
+    const onMessage = (event: MessageEvent) => {
+      const data = event.data as Record<string, unknown> | null;
+      if (event.origin !== twofold || !popup.current || event.source !== popup.current) return;
+      if (data?.type !== consentMessageType || (data.state ?? '') !== state) return;
+      if (typeof data.code === 'string') {
+        setPhase('connected');
+        emit(host, 'twofold-connected', { code: data.code, state });
+      } else {
+        setPhase('failed');
+        emit(host, 'twofold-connect-failed', { error: String(data.error ?? 'server_error'), state });
+      }
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, [host, state]);
+
+  const name = app?.name ?? 'your platform';
+  const open = () => {
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: partner,
+      redirect_uri: redirectUri,
+      code_challenge: codeChallenge,
+      code_challenge_method: 'S256',
+      response_mode: 'web_message',
+    });
+    if (state) query.set('state', state);
+    if (scope) query.set('scope', scope);
+    popup.current = window.open(
+      `${getApiBase()}/oauth/authorize?${query}`,
+      'twofold-connect',
+      'popup,width=560,height=760',
+    );
+    setPhase(popup.current ? 'waiting' : 'blocked');
+  };
+
+  if (phase === 'connected')
+    return (
+      <p role="status" className="registration__connect">
+        <strong>{name}</strong> is connected to your organization.
+      </p>
+    );
+  return (
+    <div className="registration__connect">
+      <p>
+        Once you have followed the email's link, connect <strong>{name}</strong> so it can send your gifts to
+        Twofold: you sign in and allow it in a small window.
+      </p>
+      <button type="button" className="btn btn--primary" onClick={open} part="connect-button">
+        Connect {name}
+      </button>
+      <p role="status" className="muted">
+        {phase === 'waiting'
+          ? 'Finish in the window that opened.'
+          : phase === 'blocked'
+            ? 'Your browser blocked the window: allow pop-ups for this page, then try again.'
+            : phase === 'failed'
+              ? `${name} was not connected. You can try again.`
+              : ''}
+      </p>
     </div>
   );
 }
