@@ -23,7 +23,6 @@ import {
   databaseUrl,
   type Proc,
   reloadNginx,
-  root,
   s3,
   smtpSink,
   startNginx,

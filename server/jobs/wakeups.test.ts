@@ -152,6 +152,7 @@ describe('waking the workers when work is committed', () => {
         db: t.db,
         logger: memoryLogger(),
         outbound: { allowPrivate: true },
+        secret: t.config.jwtSecret,
         pollMs: never,
       });
       worker.start();

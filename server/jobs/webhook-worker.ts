@@ -202,12 +202,16 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     });
     countDelivery('webhook', ok ? 'delivered' : givingUp ? 'gave_up' : 'failed');
     if (ok)
-      logger.info(`webhook ${hook.id} delivery ${delivery.id} delivered (${code})`, {
-        webhook_id: hook.id,
-        attempt: delivery.attempts,
-        status_code: code,
-        duration_ms: durationMs,
-      });
+      logger.info(
+        `${hook.hookId === null ? `partner app ${delivery.partner_app_id} webhook` : `webhook ${hook.hookId}`} delivery ${delivery.id} delivered (${code})`,
+        {
+          webhook_id: hook.hookId,
+          partner_app_id: delivery.partner_app_id,
+          attempt: delivery.attempts,
+          status_code: code,
+          duration_ms: durationMs,
+        },
+      );
     else
       logger.warn(
         `${hook.hookId === null ? `partner app ${delivery.partner_app_id} webhook` : `webhook ${hook.hookId}`} delivery ${delivery.id}: attempt ${delivery.attempts} failed (${code ?? response})${givingUp ? '; giving up' : ''}`,

@@ -120,7 +120,12 @@ const mailWorker = () =>
     retryBaseMs: 1000,
   });
 const webhookWorker = () =>
-  createWebhookWorker({ db: database.db, logger, outbound: { allowPrivate: true, timeoutMs: 5000 } });
+  createWebhookWorker({
+    db: database.db,
+    logger,
+    outbound: { allowPrivate: true, timeoutMs: 5000 },
+    secret: testConfig().jwtSecret,
+  });
 
 /** Sends everything due: mail over SMTP, webhooks to the receiver. */
 async function runWorkers() {
