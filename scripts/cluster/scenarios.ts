@@ -119,13 +119,15 @@ export async function runScenarios(ctx: ScenarioContext): Promise<number> {
       "select (select count(*)::int from outbox where status = 'pending') as mail, (select count(*)::int from webhook_deliveries where status = 'pending') as hooks",
     );
     const writers = await q<{ addr: string }>(
-      "select host(client_addr) as addr from pg_stat_activity where datname = current_database() and backend_xid is not null and now() - xact_start > interval '150 milliseconds' and client_addr is not null",
+      // An import's transaction holds a row-exclusive lock on donors (it inserts the new donors)
+      // until it commits; no other call of this traffic writes donors.
+      "select distinct host(a.client_addr) as addr from pg_locks l join pg_stat_activity a on a.pid = l.pid where a.datname = current_database() and l.relation = 'donors'::regclass and l.mode = 'RowExclusiveLock' and a.client_addr is not null",
     );
     // The host with an import's transaction open that is also sending an email and posting a webhook.
     const host = writers
       .map((w) => w.addr)
       .find((a) => (ctx.sink.busy.get(a) ?? 0) > 0 && (ctx.receiver.busy.get(a) ?? 0) > 0);
-    state = `mail pending ${pending?.mail}, webhook deliveries pending ${pending?.hooks}, writing transactions from ${writers.map((w) => w.addr).join(' ') || 'none'}, sending mail: ${
+    state = `mail pending ${pending?.mail}, webhook deliveries pending ${pending?.hooks}, import transactions open on ${writers.map((w) => w.addr).join(' ') || 'none'}, sending mail: ${
       [...ctx.sink.busy]
         .filter(([, n]) => n > 0)
         .map(([a]) => a)
@@ -185,6 +187,7 @@ export async function runScenarios(ctx: ScenarioContext): Promise<number> {
     if (imp.status === 200 && n !== imp.rows) answeredWithout++;
   }
   const killedImports = traffic.imports.filter((i) => i.start <= killedAt && i.end >= killedAt);
+  check(killedImports.length > 0, `an import was in flight at the kill (${killedImports.length})`);
   check(
     partial === 0 && answeredWithout === 0,
     `${traffic.imports.length} imports of 40 rows (${killedImports.length} in flight at the kill, answered ${killedImports.map((i) => i.status).join(', ') || '-'}): ${partial} half-written, ${answeredWithout} answered 200 without their rows`,
