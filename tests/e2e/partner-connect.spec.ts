@@ -133,7 +133,7 @@ test('a nonprofit registers inside a partner page, allows the partner, and the p
   await expect(popup.getByRole('heading', { name: 'Sign in to connect an app' })).toBeVisible();
   await popup.getByLabel('Email').fill(email);
   await popup.getByLabel('Password', { exact: true }).fill(password);
-  await popup.getByRole('button', { name: 'Sign in' }).click();
+  await popup.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(popup.getByRole('heading', { name: `Connect ${appName} to Twofold` })).toBeVisible();
   await expect(popup.getByText('Create matches for gifts made through it')).toBeVisible();
   await expect(popup.getByText('Read your matches: donors, amounts, employers and statuses')).toBeVisible();
@@ -231,7 +231,7 @@ test('a super user registers a partner app and sees its secret once', async ({ p
   await page.goto(`${api}/portal/login`);
   await page.getByLabel('Email').fill('super@twofold.test');
   await page.getByLabel('Password', { exact: true }).fill(demoPassword);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   await page.goto(`${api}/portal/integrations`);
   await page.getByRole('button', { name: 'Manage partner apps' }).click();
@@ -309,7 +309,7 @@ test('the consent page on its own: sign in or register there, pick the organizat
   // The demo admin administers several organizations: a picker.
   await page.getByLabel('Email').fill('admin@twofold.test');
   await page.getByLabel('Password', { exact: true }).fill(demoPassword);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: `Connect ${app.name} to Twofold` })).toBeVisible();
   const picker = page.getByLabel('Organization');
   await expect(picker.locator('option')).toHaveText(['Hope Harbor Foundation', 'Maple Street PTA']);

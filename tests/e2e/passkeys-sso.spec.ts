@@ -1,6 +1,6 @@
 import { type CDPSession, expect, type Page, test } from '@playwright/test';
 import { startTestOidcProvider, type TestOidcProvider } from '../../server/test-oidc-provider.ts';
-import { demoPassword, expectNoAxeViolations, signIn } from './support.ts';
+import { demoPassword, expectInAuditLog, expectNoAxeViolations, signIn } from './support.ts';
 
 /**
  * Issue #24: a passkey registered and used alone with Chromium's virtual authenticator (the
@@ -80,6 +80,15 @@ test('a passkey registered on the account page signs in alone, without an email 
   await list.getByRole('button', { name: 'Remove Office laptop' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Remove passkey' }).click();
   await expect(page.getByText('You have no passkeys yet.')).toBeVisible();
+
+  // Hope Harbor's admin finds the writer's passkey sign-in, addition and removal in the audit log.
+  await signOut(page);
+  await signIn(page, 'admin@twofold.test');
+  await expectInAuditLog(page, [
+    { event: 'Passkey added', who: 'writer@twofold.test' },
+    { event: 'Passkey removed', who: 'writer@twofold.test' },
+    { event: 'Signed in', who: 'writer@twofold.test' },
+  ]);
 });
 
 test.describe('single sign-on', () => {
@@ -159,6 +168,16 @@ test.describe('single sign-on', () => {
     await page.getByLabel('Email').fill(`nia@${domain}`);
     await page.getByRole('link', { name: 'Sign in with Hope Workspace' }).click();
     await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+
+    // The connection, Nia's joining and her sign-ins are in Hope Harbor's audit log.
+    await signOut(page);
+    await signIn(page, 'super@twofold.test');
+    await page.evaluate((id) => localStorage.setItem('currentOrganizationId', String(id)), hopeId);
+    await expectInAuditLog(page, [
+      { event: 'Single sign-on configured', who: 'super@twofold.test' },
+      { event: 'Access granted', who: `nia@${domain}` },
+      { event: 'Signed in', who: `nia@${domain}` },
+    ]);
   });
 
   test('with "ask an admin to approve", a first sign-in waits until an admin approves it on the tab', async ({

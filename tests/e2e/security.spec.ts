@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { demoPassword, expectNoAxeViolations, signIn } from './support.ts';
+import { demoPassword, expectInAuditLog, expectNoAxeViolations, signIn } from './support.ts';
 
 /**
  * Issue #24: the account page's Security section (authenticator app, recovery codes, sessions),
@@ -48,7 +48,7 @@ test('enrol an authenticator app, sign out, and sign in with the password and a 
   await expect(page).toHaveURL(/\/portal\/login/);
   await page.getByLabel('Email').fill('writer@twofold.test');
   await page.getByLabel('Password', { exact: true }).fill(demoPassword);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Two-factor sign-in' })).toBeVisible();
   await expectNoAxeViolations(page);
   // A wrong code is refused with the reason; the next step's code (the one used to enrol is spent) signs in.
@@ -94,10 +94,15 @@ test('end another session from the account page: that browser is refused and sen
     // The other browser's next call is refused: it is signed out.
     await otherPage.goto('/portal/donations');
     await expect(otherPage).toHaveURL(/\/portal\/login/);
-    await expect(otherPage.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expect(otherPage.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
     // This one carries on.
     await page.goto('/portal/donations');
     await expect(page.getByRole('heading', { name: 'Donations', level: 1 })).toBeVisible();
+    // Both sign-ins and the ended session are in the organization's audit log.
+    await expectInAuditLog(page, [
+      { event: 'Session ended', who: 'admin@twofold.test' },
+      { event: 'Signed in', who: 'admin@twofold.test' },
+    ]);
   } finally {
     await other.close();
     await here.close();
@@ -130,7 +135,7 @@ test('an admin requires two-factor sign-in; a member without it is sent to enrol
     await member.goto('/portal/login');
     await member.getByLabel('Email').fill('reader@twofold.test');
     await member.getByLabel('Password', { exact: true }).fill(demoPassword);
-    await member.getByRole('button', { name: 'Sign in' }).click();
+    await member.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(member).toHaveURL(/\/portal\/account$/);
     await expect(member.getByText(/Two-factor sign-in is required for your account/)).toBeVisible();
     // Anything else sends them back here.
@@ -141,6 +146,15 @@ test('an admin requires two-factor sign-in; a member without it is sent to enrol
     await expect(member.getByText(/Two-factor sign-in is required for your account/)).toHaveCount(0);
     await member.goto('/portal/donations');
     await expect(member.getByRole('heading', { name: 'Donations', level: 1 })).toBeVisible();
+
+    // The admin finds each step in the audit log: the requirement, both enrolments, the codes.
+    await expectInAuditLog(admin, [
+      { event: 'Two-factor requirement changed', who: 'admin@twofold.test' },
+      { event: 'Authenticator app added', who: 'admin@twofold.test' },
+      { event: 'Authenticator app added', who: 'reader@twofold.test' },
+      { event: 'Recovery codes generated', who: 'reader@twofold.test' },
+      { event: 'Signed in', who: 'reader@twofold.test' },
+    ]);
   } finally {
     await adminContext.close();
     await memberContext.close();

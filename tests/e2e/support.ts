@@ -69,3 +69,19 @@ export async function defineMatchDialog(page: Page): Promise<void> {
   await page.addScriptTag({ type: 'module', url: '/elements/twofold-match-dialog.js' });
   await page.waitForFunction(() => customElements.get('twofold-match-dialog') !== undefined);
 }
+
+/**
+ * Issue #24: opens the current organization's audit log (admins and super users) and expects a
+ * row with each of `events` (the kind's words) and, when given, the person it names.
+ */
+export async function expectInAuditLog(page: Page, events: { event: string; who?: string }[]) {
+  await page.goto('/portal/organization-details?tab=audit');
+  await expect(page.getByRole('tab', { name: 'Audit log' })).toHaveAttribute('aria-selected', 'true');
+  const table = page.getByRole('table', { name: 'Audit log' });
+  await expect(table).toBeVisible();
+  for (const { event, who } of events) {
+    let rows = table.getByRole('row').filter({ hasText: event });
+    if (who) rows = rows.filter({ hasText: who });
+    await expect(rows.first(), `audit log row "${event}"${who ? ` for ${who}` : ''}`).toBeVisible();
+  }
+}
