@@ -8,6 +8,8 @@ import { emailMaxLength, isEmailAddress } from './email.ts';
  */
 
 export const sendingDomainMessages = {
+  keyUnreadable:
+    'DKIM: Twofold can no longer read this key (the server secret changed), so donor emails go from the platform address. Choose Rotate key and publish the new record.',
   nameRequired: 'Enter the name donors see as the sender.',
   emailInvalid: 'Enter the address to send from, such as giving@yourdomain.org.',
   freeMail: 'Use an address at your organization’s own domain, not a free email provider.',

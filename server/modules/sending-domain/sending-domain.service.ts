@@ -68,9 +68,21 @@ const platformSender = (config: Pick<Config, 'mailFrom'>) => addressOf(config.ma
 const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
 
 /** How donor emails of this organization go out now (the worker's choice, in header form). */
-function sendingNow(config: SendingDomainConfig, domain: DomainRow, keys: KeyRow[]) {
+/**
+ * Whether the domain signs now: verified, with an active key whose private half opens (a changed
+ * JWT_SECRET leaves it sealed for good; `senderFor` then falls back, and so does the screen).
+ */
+function signsNow(config: SendingDomainConfig, domain: DomainRow, keys: KeyRow[]): boolean {
   const active = keys.find((k) => k.state === 'active');
-  if (domain.status === 'verified' && active)
+  return (
+    domain.status === 'verified' &&
+    active?.private_key_sealed != null &&
+    openKey(config, domain.organization_id, domain, active) !== null
+  );
+}
+
+function sendingNow(config: SendingDomainConfig, domain: DomainRow, keys: KeyRow[]) {
+  if (signsNow(config, domain, keys))
     return { from: `${domain.from_name} <${domain.from_email}>`, reply_to: null };
   return { from: `${domain.from_name} <${platformSender(config)}>`, reply_to: domain.from_email };
 }
@@ -95,7 +107,18 @@ function toView(config: SendingDomainConfig, domain: DomainRow, keys: KeyRow[]):
     };
   };
   const records: DnsRecord[] = [];
-  if (active) records.push(dkim(active, 'dkim', 'DKIM: the key your donor emails are signed with now.'));
+  // Verified, but its key no longer opens: it cannot sign, so it is shown as failed, with the way out.
+  const keyLost = domain.status === 'verified' && !signsNow(config, domain, keys);
+  if (active)
+    records.push(
+      dkim(
+        active,
+        'dkim',
+        keyLost
+          ? sendingDomainMessages.keyUnreadable
+          : 'DKIM: the key your donor emails are signed with now.',
+      ),
+    );
   if (next)
     records.push(
       dkim(
@@ -133,7 +156,7 @@ function toView(config: SendingDomainConfig, domain: DomainRow, keys: KeyRow[]):
     from_name: domain.from_name,
     from_email: domain.from_email,
     domain: domain.domain,
-    status: domain.status,
+    status: keyLost ? 'failed' : domain.status,
     verified_at: domain.verified_at?.toISOString() ?? null,
     checked_at: domain.checked_at?.toISOString() ?? null,
     active_selector: active?.selector ?? null,

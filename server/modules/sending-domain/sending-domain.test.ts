@@ -12,7 +12,7 @@ import { enqueueMail } from '../../jobs/outbox.ts';
 import { smtpTransport } from '../../mail/transport.ts';
 import { call, demoOrganizationIds, signIn } from '../../test-helpers.ts';
 import { createTestContext, type TestContext } from '../../testing.ts';
-import { recheckSendingDomains, senderFor } from './sending-domain.service.ts';
+import { getSendingDomain, recheckSendingDomains, senderFor } from './sending-domain.service.ts';
 import { startTestDns, type TestDns } from './test-dns.ts';
 
 /** A message as the SMTP server received it: envelope sender and the raw message. */
@@ -386,6 +386,12 @@ describe('key rotation', () => {
       from: { name: 'Hope Harbor Foundation', address: 'no-reply@twofold.test' },
       replyTo: 'giving@hopeharbor.org',
     });
+    // And the screen says so, rather than Verified.
+    const shown = (await getSendingDomain(t.db, otherSecret, orgId)).sending_domain;
+    expect(shown?.status).toBe('failed');
+    expect(shown?.sending.from).toBe('Hope Harbor Foundation <no-reply@twofold.test>');
+    expect(shown?.records[0]?.note).toBe(sendingDomainMessages.keyUnreadable);
+    expect((await getSendingDomain(t.db, t.config, orgId)).sending_domain?.status).toBe('verified');
     // The retired key's private half is gone.
     const [retired] = await t.db.select().from(sendingDomainKeys).where(eq(sendingDomainKeys.selector, old));
     expect(retired?.private_key_sealed).toBeNull();
