@@ -42,7 +42,8 @@ export function tableReader(options: TableReaderOptions, logger: Logger = consol
   let pool: Piscina<TableTask, TableAnswer> | undefined;
   // Started at the first upload: most processes (the tests, the CLI tools) never read one.
   const started = () => {
-    pool ??= new Piscina<TableTask, TableAnswer>({
+    if (pool) return pool;
+    pool = new Piscina<TableTask, TableAnswer>({
       filename: new URL('./table-worker.ts', import.meta.url).href,
       name: 'readTableTask',
       execArgv: ['--import', tsxLoader],
@@ -57,7 +58,8 @@ export function tableReader(options: TableReaderOptions, logger: Logger = consol
       },
     });
     // A worker that dies with no reading in hand (the pool starts another) is reported here;
-    // unheard, the pool's 'error' event would end the process.
+    // unheard, the pool's 'error' event would end the process. Once per pool: adding it on every
+    // upload grew its listeners without end (Node's MaxListenersExceeded warning at the 11th).
     pool.on('error', (error: unknown) => logger.error('upload reader: a worker thread failed', error));
     return pool;
   };

@@ -203,6 +203,23 @@ describe('the worker threads that read uploads', () => {
     }
   }, 60_000);
 
+  it('many readings on one pool add no listeners: no MaxListenersExceeded warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    const reader = tableReader({ ...tableReaderOptions, threads: 1 });
+    try {
+      const small = new TextEncoder().encode('Name,Amount\nAda,1\n');
+      for (let i = 0; i < 15; i++) expect((await reader.read('gifts.csv', small)).rows).toHaveLength(1);
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((name) => name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await reader.close();
+    }
+  }, 60_000);
+
   it('a reading that takes too long is stopped: 413', async () => {
     const reader = tableReader({ ...tableReaderOptions, timeoutMs: 1 });
     try {
