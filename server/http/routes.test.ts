@@ -91,6 +91,12 @@ describe('the route table', () => {
         'get /api/auth/sso/start',
         'get /api/auth/sso/callback',
         'post /api/auth/sso/complete',
+        // Issue 24: the code after a right password, carrying the five-minute second-factor token
+        // (not a session) in its body.
+        'post /api/auth/second-factor',
+        // Issue 26: Prometheus metrics; off unless configured, then behind METRICS_TOKEN or on
+        // their own loopback port (server/modules/system/metrics.routes.ts).
+        'get /metrics',
         // Issue 25: OAuth 2.0 for partner apps. The client authenticates itself at the token,
         // revocation and introspection endpoints; the consent page signs the user in itself.
         'get /.well-known/oauth-authorization-server',
@@ -118,6 +124,8 @@ describe('the route table', () => {
         ['get /api/donation/:id/csv', 'csv-link', 'read'],
         // The same kind of link to a saved report's file, read on the report's organization.
         ['get /api/reports/:id/download', 'csv-link', 'read'],
+        // Issue 24: the audit log's CSV, admin on the organization it names.
+        ['get /api/organization/:id/audit-events/csv', 'csv-link', 'admin'],
       ].sort(),
     );
   });
