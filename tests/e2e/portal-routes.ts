@@ -73,7 +73,6 @@ export const portalRoutes: readonly PortalRoute[] = [
     signedIn: true,
     ready: 'can never be changed or deleted',
   },
-  { name: 'account', path: '/portal/account', signedIn: true, ready: 'Add a passkey' },
   { name: 'reports', path: '/portal/reports', signedIn: true, ready: 'My Reports' },
   { name: 'campaigns', path: '/portal/campaigns', signedIn: true, ready: /Match Ratio/ },
   { name: 'email-templates', path: '/portal/email-templates', signedIn: true, ready: 'CSR vendor portal' },
