@@ -98,7 +98,7 @@ export function TwoFactorSection({ organizationId }: { organizationId: number })
           <ul className="details__list" aria-label={twoFactorSettingsTexts.members}>
             {state.members.map((member) => (
               <li key={member.user_id} className="details__list-item details__list-item--wrap">
-                <span>
+                <span className="details__member">
                   {member.name} <span className="muted">{member.email}</span>{' '}
                   <Badge variant={member.two_factor ? 'success' : 'neutral'}>
                     {member.two_factor ? twoFactorSettingsTexts.on : twoFactorSettingsTexts.off}
