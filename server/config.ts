@@ -44,6 +44,12 @@ export type Config = {
      * process died mid-send is retried after it. Longer than any SMTP send takes.
      */
     leaseMs: number;
+    /**
+     * Messages each process sends at once (MAIL_CONCURRENCY), over as many kept-open SMTP
+     * connections; each is claimed and recorded on its own, so a crash leaves at most this many
+     * in doubt.
+     */
+    concurrency: number;
   };
   /**
    * The platform's own DKIM key for MAIL_FROM's domain (MAIL_DKIM_SELECTOR and
@@ -288,6 +294,7 @@ const Env = z.object({
   MAIL_DKIM_PRIVATE_KEY_FILE: z.string().min(1).optional(),
   MAIL_POLL_MS: positiveInt.default(1000),
   MAIL_LEASE_MS: positiveInt.default(5 * 60_000),
+  MAIL_CONCURRENCY: positiveInt.max(32).default(4),
   RATE_LIMIT_WINDOW_MS: positiveInt.default(15 * 60 * 1000),
   RATE_LIMIT_PER_IP: positiveInt.default(20),
   RATE_LIMIT_PER_EMAIL: positiveInt.default(5),
@@ -474,7 +481,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     devClock: !e.DATABASE_URL && isLoopbackHost(e.HOST) && (e.DEV_CLOCK ?? env.NODE_ENV !== 'production'),
     logRequests: e.LOG_REQUESTS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    mail: { pollMs: e.MAIL_POLL_MS, leaseMs: e.MAIL_LEASE_MS },
+    mail: { pollMs: e.MAIL_POLL_MS, leaseMs: e.MAIL_LEASE_MS, concurrency: e.MAIL_CONCURRENCY },
     mailDkim: mailDkimConfig(e),
     dnsResolver: e.DNS_RESOLVER,
     trustProxy: e.TRUST_PROXY,

@@ -66,7 +66,7 @@ describe('graceful shutdown', () => {
         port: 0,
         host: '127.0.0.1',
         logRequests: false,
-        mail: { pollMs: 20, leaseMs: 60_000 },
+        mail: { pollMs: 20, leaseMs: 60_000, concurrency: 4 },
       }),
       database: {
         ...database,

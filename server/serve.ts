@@ -119,6 +119,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     logger,
     pollMs: config.mail.pollMs,
     leaseMs: config.mail.leaseMs,
+    concurrency: config.mail.concurrency,
     storage,
     afterSent: packetDelivered,
     senderFor: (organizationId) => senderFor(database.db, config, organizationId),

@@ -139,6 +139,41 @@ describe('the mail worker', () => {
     expect(pending).toEqual([]);
   });
 
+  it('in lanes, never more than `concurrency` messages claimed and unrecorded at once, and each sent once', async () => {
+    await clear();
+    for (let i = 0; i < 7; i++) await enqueueMail(t.db, message(`lane${i}@example.org`));
+    const inFlight: (() => void)[] = [];
+    const sent: string[] = [];
+    const held: MailTransport = {
+      kind: 'smtp',
+      send: (mail) =>
+        new Promise<void>((resolve) =>
+          inFlight.push(() => {
+            sent.push(mail.to);
+            resolve();
+          }),
+        ),
+    };
+    const worker = createMailWorker({ db: t.db, transport: held, logger: memoryLogger(), concurrency: 3 });
+    const round = worker.runOnce();
+    await vi.waitFor(() => expect(inFlight).toHaveLength(3));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Three lanes, three sends waiting: the other four not even claimed (a crash now leaves three in doubt).
+    expect(inFlight).toHaveLength(3);
+    const claimed = await t.db.select().from(outbox).where(eq(outbox.attempts, 1));
+    expect(claimed).toHaveLength(3);
+    // Answered one by one, each lane takes the next.
+    while (sent.length < 7) {
+      await vi.waitFor(() => expect(inFlight.length).toBeGreaterThan(0));
+      inFlight.shift()?.();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(await round).toBe(7);
+    expect(sent.sort()).toEqual(Array.from({ length: 7 }, (_, i) => `lane${i}@example.org`).sort());
+    const rowsAfter = await t.db.select().from(outbox);
+    expect(rowsAfter.every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
+  });
+
   it('never sends a message twice when a slow round outlasts the lease and a second worker runs meanwhile', async () => {
     await clear();
     for (let i = 0; i < 3; i++) await enqueueMail(t.db, message(`slow${i}@example.org`));
@@ -185,6 +220,8 @@ describe('delivery over SMTP (a real SMTP server in-process)', () => {
   let received: string[] = [];
   /** When set, the server takes a message's data and never answers it (a stalled server). */
   let stall = false;
+  /** Connections the server has accepted. */
+  let connections = 0;
   beforeAll(async () => {
     t = await createTestContext();
     server = new SMTPServer({
@@ -192,6 +229,10 @@ describe('delivery over SMTP (a real SMTP server in-process)', () => {
       disabledCommands: ['AUTH', 'STARTTLS'],
       disableReverseLookup: true,
       logger: false,
+      onConnect(_session, callback) {
+        connections++;
+        callback();
+      },
       onData(stream, _session, callback) {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -305,6 +346,26 @@ describe('delivery over SMTP (a real SMTP server in-process)', () => {
         deliveries.filter((id) => id === expectedId(row)),
         row.to,
       ).toHaveLength(row.to === 'kill2@example.org' ? 2 : 1);
+  });
+
+  it('sends in lanes over kept-open connections: 24 messages, 4 at once, over 4 connections, each once', async () => {
+    await t.db.delete(outbox);
+    received = [];
+    for (let i = 0; i < 24; i++) await enqueueMail(t.db, message(`pooled${i}@example.org`));
+    const before = connections;
+    const smtp = smtpTransport(smtpUrl, from, 60_000, undefined, 4);
+    const worker = createMailWorker({ db: t.db, transport: smtp, logger: memoryLogger(), concurrency: 4 });
+    while ((await worker.runOnce()) > 0) {}
+    smtp.close?.();
+    const after = await rows();
+    expect(after.every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
+    expect(received.map((raw) => header(raw, 'To')).sort()).toEqual(
+      Array.from({ length: 24 }, (_, i) => `pooled${i}@example.org`).sort(),
+    );
+    expect(new Set(received.map((raw) => header(raw, 'Message-ID'))).size).toBe(24);
+    // Not a connection per message (24 before pooling): the four lanes' four.
+    expect(connections - before).toBeLessThanOrEqual(4);
+    expect(connections - before).toBeGreaterThanOrEqual(1);
   });
 
   it('a send to a stalled server gives up by itself, its waits bounded by the lease, and is retried later', async () => {

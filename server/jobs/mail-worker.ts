@@ -20,8 +20,13 @@ export type MailWorkerOptions = {
   retryBaseMs?: number;
   /** How long a claimed message is reserved for its sender before others may retry it. */
   leaseMs?: number;
-  /** Messages per round (claimed and sent one at a time). */
+  /** Messages per round (each claimed and sent on its own). */
   batchSize?: number;
+  /**
+   * Messages in flight at once (MAIL_CONCURRENCY): that many lanes, each claiming, sending and
+   * recording one message at a time. 1 sends strictly in order.
+   */
+  concurrency?: number;
   /** Where attached files are read from (a message with attachments fails without it). */
   storage?: FileStorage;
   /**
@@ -52,16 +57,17 @@ export type MailWorker = {
 };
 
 /**
- * Delivers the outbox, one message at a time: claim it in a short transaction (FOR UPDATE SKIP
+ * Delivers the outbox, each message on its own: claim it in a short transaction (FOR UPDATE SKIP
  * LOCKED, so several workers never take the same one) by pushing its next attempt past a lease,
  * send it outside the transaction, mark it sent as soon as the SMTP server accepted it, and only
- * then claim the next. A crash mid-send leaves that one message pending; it is retried when its
- * lease runs out, so delivery is at least once, and the retry carries the same Message-ID (made
- * from the outbox row, transport.ts) so the receiving side can tell it is the same message.
- * Claiming one at a time (not a batch) keeps that doubt to the message in flight: the rest of a
- * round is neither counted as attempted nor held behind a lease a crash would leave on it, and
- * cannot outlive its lease while waiting behind a slow message (which let a second worker send
- * it as well).
+ * then claim the next. `concurrency` lanes do this side by side (over as many pooled SMTP
+ * connections, transport.ts). A crash mid-send leaves the messages in flight pending; each is
+ * retried when its lease runs out, so delivery is at least once, and the retry carries the same
+ * Message-ID (made from the outbox row, transport.ts) so the receiving side can tell it is the
+ * same message. Claiming one at a time per lane (not a batch) keeps that doubt to the messages in
+ * flight: the rest of a round is neither counted as attempted nor held behind a lease a crash
+ * would leave on it, and cannot outlive its lease while waiting behind a slow message (which let
+ * a second worker send it as well).
  */
 export function createMailWorker(options: MailWorkerOptions): MailWorker {
   const { db, transport, logger } = options;
@@ -69,7 +75,8 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   const maxAttempts = options.maxAttempts ?? 6;
   const retryBaseMs = options.retryBaseMs ?? 30_000;
   const leaseMs = options.leaseMs ?? 5 * 60_000;
-  const batchSize = options.batchSize ?? 10;
+  const concurrency = Math.max(1, options.concurrency ?? 1);
+  const batchSize = options.batchSize ?? 10 * concurrency;
 
   /**
    * Claims the next due message (attempt counted, lease taken), or null when none is due; one this
@@ -169,15 +176,22 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       logger.error('rendering queued donor emails failed', error);
     }
     const tried: number[] = [];
-    while (tried.length < batchSize) {
-      const message = await claimNext(tried);
-      if (!message) break;
-      tried.push(message.id);
-      // Its log lines (and anything its delivery queues) carry the request that queued it.
-      await workJob('mail delivery', { requestId: message.request_id, job: 'mail', jobId: message.id }, () =>
-        send(message),
-      );
-    }
+    // Each lane claims its next message only when its last one is recorded, so at most
+    // `concurrency` messages are ever claimed and unrecorded (the doubt a crash leaves).
+    const lane = async () => {
+      while (tried.length < batchSize) {
+        const message = await claimNext(tried);
+        if (!message) return;
+        tried.push(message.id);
+        // Its log lines (and anything its delivery queues) carry the request that queued it.
+        await workJob(
+          'mail delivery',
+          { requestId: message.request_id, job: 'mail', jobId: message.id },
+          () => send(message),
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, lane));
     return tried.length;
   }
 
