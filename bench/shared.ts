@@ -6,7 +6,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { createApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
-import { type Db, migrationsFolder } from '../server/db/client.ts';
+import { type Db, migrationsFolder, poolSettings } from '../server/db/client.ts';
 import * as schema from '../server/db/schema.ts';
 import { memoryLogger } from '../server/http/logger.ts';
 
@@ -37,7 +37,11 @@ export type CapturedStatement = { query: string; params: unknown[] };
  * SQL and a switch that records every statement the app sends while it is on.
  */
 export async function openBenchApp(database: string) {
-  const pool = new pg.Pool({ connectionString: benchDatabaseUrl(database), max: 10 });
+  const pool = new pg.Pool({
+    connectionString: benchDatabaseUrl(database),
+    max: 10,
+    ...poolSettings(benchDatabaseUrl(database)),
+  });
   const capture: { on: boolean; statements: CapturedStatement[] } = { on: false, statements: [] };
   const db = drizzle(pool, {
     schema,

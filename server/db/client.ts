@@ -61,10 +61,26 @@ export type DatabaseOptions = {
   pgliteArchive?: Blob | undefined;
 };
 
+/**
+ * The server's PostgreSQL session settings, unless DATABASE_URL sets `options` itself: no
+ * parallel workers for a query. Twofold's queries are an organization's pages and totals, each a
+ * few milliseconds of work; a parallel plan costs more to start its workers than it saves (the
+ * statistics of a large organization at 10,000,000 matches: 32 ms parallel, 16 ms not), and on a
+ * shared service it lets one organization's query take the cores another's request waits for
+ * (issue #26). `npm run bench:scale` runs with the same settings.
+ */
+export function poolSettings(databaseUrl: string): { options?: string } {
+  return /[?&]options=/.test(databaseUrl) ? {} : { options: '-c max_parallel_workers_per_gather=0' };
+}
+
 /** Opens PostgreSQL (when a URL is given) or the embedded PGlite database. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      ...poolSettings(options.databaseUrl),
+    });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = drizzleNodePg(pool, { schema });

@@ -1334,6 +1334,26 @@ export const donationMonthStats = pgTable(
 );
 
 /**
+ * The dashboard's "employers found" figures, pre-added (issue #26): per organization, UTC day of
+ * donation and kind, how many matches. The kind is how the company was found (`domain`, `name`,
+ * `alias`, `history`, `person`, or `unrecorded` for a company entered before methods were kept)
+ * when the match names a catalogue company, `missing` when it has none and waits in Missing
+ * Company, else no row. Kept by statement-level triggers on donations (custom migration, as
+ * donation_day_stats), so the summary reads a few rows a day of its range, not every match of a
+ * large organization.
+ */
+export const donationEmployerDayStats = pgTable(
+  'donation_employer_day_stats',
+  {
+    organization_id: integer('organization_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    kind: text('kind').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organization_id, t.day, t.kind] })],
+);
+
+/**
  * The dashboard's top companies, pre-added: per organization, UTC month of donation and company
  * (company_id, or 0 with the typed name trimmed when the match names no catalogue company), how
  * many matches, their estimated match and the part in the Submitted group (statuses 1, 4, 28).

@@ -1,5 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/rows.ts';
 import {
   companies,
   donationEmployerEvents,
@@ -273,5 +274,114 @@ describe('where else it runs', () => {
       const refused = await summary(bad);
       expect(refused.status, bad).toBe(400);
     }
+  });
+});
+
+describe("the employers found figures' running totals", () => {
+  it('stay equal to the matches through inserts, updates and deletes', async () => {
+    const kindOf = sql`case when company_id is not null then coalesce(employer_method, 'unrecorded')
+                            when status_id = 23 then 'missing' end`;
+    const totals = async () =>
+      JSON.stringify(
+        await queryRows(
+          t.db,
+          sql`select organization_id, day::text, kind, count::int from donation_employer_day_stats
+              where count <> 0 order by 1, 2, 3`,
+        ),
+      );
+    const truth = async () =>
+      JSON.stringify(
+        await queryRows(
+          t.db,
+          sql`select organization_id, ((donated_at at time zone 'UTC')::date)::text as day, ${kindOf} as kind, count(*)::int as count
+              from donations where ${kindOf} is not null group by 1, 2, 3 order by 1, 2, 3`,
+        ),
+      );
+    expect(await totals()).toBe(await truth());
+    const [acme] = await t.db.select({ id: companies.id }).from(companies).limit(1);
+    const inserted = await t.db
+      .insert(donations)
+      .values([
+        // Found by domain, by name; a company with no method recorded; held at Missing Company;
+        // no company but another status (no row); late evening west of UTC (the next UTC day).
+        {
+          organization_id: orgId,
+          company_id: acme?.id ?? null,
+          employer_method: 'domain',
+          status_id: 2,
+          amount_cents: 100,
+          donated_at: new Date('2026-03-01T10:00:00Z'),
+        },
+        {
+          organization_id: orgId,
+          company_id: acme?.id ?? null,
+          employer_method: 'name',
+          status_id: 2,
+          amount_cents: 100,
+          donated_at: new Date('2026-03-01T11:00:00Z'),
+        },
+        {
+          organization_id: orgId,
+          company_id: acme?.id ?? null,
+          status_id: 4,
+          amount_cents: 100,
+          donated_at: new Date('2026-03-02T10:00:00Z'),
+        },
+        {
+          organization_id: orgId,
+          company_id: null,
+          status_id: 23,
+          amount_cents: 100,
+          donated_at: new Date('2026-03-02T10:00:00Z'),
+        },
+        {
+          organization_id: orgId,
+          company_id: null,
+          status_id: 19,
+          amount_cents: 100,
+          donated_at: new Date('2026-03-02T10:00:00Z'),
+        },
+        {
+          organization_id: otherOrg,
+          company_id: null,
+          status_id: 23,
+          amount_cents: 100,
+          donated_at: new Date('2026-03-03T23:30:00-05:00'),
+        },
+      ])
+      .returning({ id: donations.id });
+    const ids = inserted.map((r) => r.id);
+    expect(await totals()).toBe(await truth());
+    // A held match found by a person; a found one losing its company; a date moved; another
+    // organization; a change of nothing counted.
+    await t.db
+      .update(donations)
+      .set({ company_id: acme?.id ?? null, employer_method: 'person', status_id: 2 })
+      .where(eq(donations.id, ids[3] ?? 0));
+    await t.db
+      .update(donations)
+      .set({ company_id: null, employer_method: null, status_id: 23 })
+      .where(eq(donations.id, ids[0] ?? 0));
+    await t.db
+      .update(donations)
+      .set({ donated_at: new Date('2026-04-15T12:00:00Z') })
+      .where(eq(donations.id, ids[1] ?? 0));
+    await t.db
+      .update(donations)
+      .set({ organization_id: otherOrg })
+      .where(eq(donations.id, ids[2] ?? 0));
+    await t.db.update(donations).set({ silenced: true }).where(inArray(donations.id, ids));
+    expect(await totals()).toBe(await truth());
+    await t.db.delete(donations).where(inArray(donations.id, [ids[0] ?? 0, ids[5] ?? 0]));
+    expect(await totals()).toBe(await truth());
+    // The summary reads them: the moved one on its new day only.
+    const april = await call(
+      t.app,
+      'GET',
+      `/api/organization/${orgId}/employers/summary?from=2026-04-01&to=2026-04-30`,
+      { token: admin },
+    );
+    expect(april.json.found).toEqual({ domain: 0, name: 1, alias: 0, history: 0, person: 0, unrecorded: 0 });
+    await t.db.delete(donations).where(inArray(donations.id, ids));
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type {
   EmployerMethod,
   EmployerReviewDecision,
@@ -13,6 +13,7 @@ import type { Db, Queryable, Tx } from '../../db/client.ts';
 import { arrayParam, insertUnnest, queryRows } from '../../db/rows.ts';
 import {
   companies,
+  donationEmployerDayStats,
   donationEmployerEvents,
   donationStatusHistory,
   donations,
@@ -504,24 +505,32 @@ export async function employerSummary(
 ): Promise<EmployerSummary> {
   if (range.from && range.to && range.from > range.to)
     throw new HttpError(400, 'from must be on or before to');
+  // The found and missing figures from the per-day totals (donation_employer_day_stats, kept by
+  // triggers): a few rows a day of the range, however many matches the organization holds.
+  const rows = await db
+    .select({
+      kind: donationEmployerDayStats.kind,
+      n: sql<number>`sum(${donationEmployerDayStats.count})::int`,
+    })
+    .from(donationEmployerDayStats)
+    .where(
+      and(
+        eq(donationEmployerDayStats.organization_id, orgId),
+        range.from ? gte(donationEmployerDayStats.day, range.from) : undefined,
+        range.to ? lte(donationEmployerDayStats.day, range.to) : undefined,
+      ),
+    )
+    .groupBy(donationEmployerDayStats.kind);
+  const found = { domain: 0, name: 0, alias: 0, history: 0, person: 0, unrecorded: 0 };
+  let missing = 0;
+  for (const r of rows) {
+    if (r.kind === 'missing') missing = Number(r.n);
+    else if (r.kind in found) found[r.kind as keyof typeof found] += Number(r.n);
+  }
   const inRange: SQL[] = [];
   if (range.from) inRange.push(gte(donations.donated_at, new Date(`${range.from}T00:00:00Z`)));
   if (range.to)
     inRange.push(lt(donations.donated_at, new Date(Date.parse(`${range.to}T00:00:00Z`) + 86_400_000)));
-  const rows = await db
-    .select({ method: donations.employer_method, n: count() })
-    .from(donations)
-    .where(and(eq(donations.organization_id, orgId), sql`${donations.company_id} is not null`, ...inRange))
-    .groupBy(donations.employer_method);
-  const found = { domain: 0, name: 0, alias: 0, history: 0, person: 0, unrecorded: 0 };
-  for (const r of rows) {
-    if (r.method === null) found.unrecorded += r.n;
-    else if (r.method in found) found[r.method as keyof typeof found] += r.n;
-  }
-  const [missing] = await db
-    .select({ n: count() })
-    .from(donations)
-    .where(and(onHold(orgId), ...inRange));
   const [review] = await db
     .select({ n: count() })
     .from(employerReviews)
@@ -529,7 +538,7 @@ export async function employerSummary(
     .where(
       and(eq(employerReviews.organization_id, orgId), eq(employerReviews.status, 'pending'), ...inRange),
     );
-  return { found, missing: missing?.n ?? 0, to_review: review?.n ?? 0 };
+  return { found, missing, to_review: review?.n ?? 0 };
 }
 
 /** The worker loop: open screenings (a crash or restart left, or a start's kick missed) are run. */
