@@ -1,12 +1,14 @@
 /**
  * The day's reminders, on PostgreSQL: N open matches (default 100,000) at 7 Donor to Submit in
- * Company Portal whose initial email went out a week ago, each with its 1st reminder due. One
+ * Company Portal whose initial email went out a week ago, each with its 1st reminder due, spread
+ * over `--organizations` nonprofits (default 1,000, each with its own template; 1 = Hope Harbor
+ * alone). One
  * scheduler round (what a server process runs: reminders in batches, issue #26) writes them all
  * into the outbox; it prints the time, reminders per second and the SQL statements per email,
  * beside the figure of one job at a time before issue #26. The database twofold_bench_reminders
  * is made afresh. Sending the outbox to SMTP is the mail worker's, at the transport's rate.
  *
- *   npx tsx bench/reminders.ts [--matches 100000] [--batch 1000] [--one-at-a-time]
+ *   npx tsx bench/reminders.ts [--matches 100000] [--organizations 1000] [--batch 1000] [--one-at-a-time]
  */
 import { parseArgs } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
@@ -26,6 +28,7 @@ const { values } = parseArgs({
   options: {
     matches: { type: 'string', default: '100000' },
     batch: { type: 'string', default: '1000' },
+    organizations: { type: 'string', default: '1000' },
     /** The round as before issue #26, one job at a time (to compare on the same machine and load). */
     'one-at-a-time': { type: 'boolean', default: false },
   },
@@ -63,36 +66,53 @@ const [company] = await db
   .insert(schema.companies)
   .values({ name: 'Bench Portal Co', match_method: 'csr', csr_vendor: 'Benevity' })
   .returning();
-const [template] = await db
-  .insert(schema.emailTemplates)
-  .values({ organization_id: org.id, status_id: 7, version: 0, live: true })
-  .returning();
+const orgCount = Math.max(1, Number(values.organizations));
+// Hope Harbor and orgCount - 1 copies of it (its settings, its own name and EIN).
+if (orgCount > 1)
+  await db.execute(sql`
+    insert into organizations (name, type, ein, complete, is_premium, needed)
+    select 'Reminder Nonprofit ' || g, type, lpad((30000000 + g)::text, 9, '0'), complete, is_premium, needed
+    from organizations, generate_series(1, ${orgCount - 1}) g where id = ${org.id}`);
+await db.execute(sql`
+  create temporary table bench_orgs as
+  select row_number() over (order by id) - 1 as n, id from organizations
+  where id = ${org.id} or name like 'Reminder Nonprofit %'`);
+await db.execute(sql`
+  insert into email_templates (organization_id, status_id, version, live)
+  select id, 7, 0, true from bench_orgs`);
+await db.execute(sql`
+  create temporary table bench_templates as
+  select o.n, o.id as organization_id, t.id as template_id from bench_orgs o
+  join email_templates t on t.organization_id = o.id and t.status_id = 7 and t.live`);
+// Match g belongs to organization g % orgCount.
 
 const fill = performance.now();
 await db.execute(sql`
   insert into donors (id, organization_id, name, email)
-  select g, ${org.id}, 'Donor ' || g, 'donor' || g || '@bench.example'
-  from generate_series(1, ${matches}::int) g`);
+  select g, o.organization_id, 'Donor ' || g, 'donor' || g || '@bench.example'
+  from generate_series(1, ${matches}::int) g join bench_templates o on o.n = g % ${orgCount}`);
 await db.execute(sql`select setval(pg_get_serial_sequence('donors', 'id'), ${matches}::int)`);
 await db.execute(sql`
   insert into donations (id, organization_id, donor_id, company_id, amount_cents, donated_at, status_id)
-  select g, ${org.id}, g, ${company?.id}::int, 10000, ${weekAgo.toISOString()}::timestamptz - interval '1 day', 7
-  from generate_series(1, ${matches}::int) g`);
+  select g, o.organization_id, g, ${company?.id}::int, 10000, ${weekAgo.toISOString()}::timestamptz - interval '1 day', 7
+  from generate_series(1, ${matches}::int) g join bench_templates o on o.n = g % ${orgCount}`);
 await db.execute(sql`select setval(pg_get_serial_sequence('donations', 'id'), ${matches}::int)`);
 await db.execute(sql`
   insert into donation_notifications (id, donation_id, organization_id, status_id, to_email, subject, html, text,
     open_token_hash, template_id, stage, kind, created_at)
-  select g, g, ${org.id}, 7, 'donor' || g || '@bench.example', 'Initial', '', '', 'bench-' || g, ${template?.id}::int, 1,
+  select g, g, o.organization_id, 7, 'donor' || g || '@bench.example', 'Initial', '', '', 'bench-' || g, o.template_id, 1,
     'initial', ${weekAgo.toISOString()}::timestamptz
-  from generate_series(1, ${matches}::int) g`);
+  from generate_series(1, ${matches}::int) g join bench_templates o on o.n = g % ${orgCount}`);
 await db.execute(sql`select setval(pg_get_serial_sequence('donation_notifications', 'id'), ${matches}::int)`);
 await db.execute(sql`
   insert into scheduled_jobs (kind, key, donation_id, organization_id, payload, run_at)
-  select 'reminder', 'reminder:' || g || ':7:' || g, g, ${org.id},
+  select 'reminder', 'reminder:' || g || ':7:' || g, g, o.organization_id,
     jsonb_build_object('notification_id', g, 'initial_id', g, 'stage', 2), ${now.toISOString()}::timestamptz
-  from generate_series(1, ${matches}::int) g`);
+  from generate_series(1, ${matches}::int) g join bench_templates o on o.n = g % ${orgCount}`);
 await db.execute(sql`analyze`);
-console.log(`${matches} open matches with a reminder due (filled in ${ms(performance.now() - fill)})`);
+console.log(
+  `${matches} open matches with a reminder due, across ${orgCount} organizations (filled in ${ms(performance.now() - fill)})`,
+);
 
 const links = {
   publicUrl: 'http://portal.bench',
@@ -118,7 +138,12 @@ const [sent] = (
 console.log(
   values['one-at-a-time'] ? 'one job at a time (as before issue #26)' : `in batches of ${values.batch}`,
 );
-console.log(`reminders in the outbox: ${sent?.n} (jobs run: ${ran})`);
+const [orgsSent] = (
+  await pool.query<{ n: string }>(
+    `select count(distinct organization_id) as n from outbox where subject like 'Reminder:%'`,
+  )
+).rows;
+console.log(`reminders in the outbox: ${sent?.n}, from ${orgsSent?.n} organizations (jobs run: ${ran})`);
 console.log(
   `time: ${ms(elapsed)}; ${((ran / elapsed) * 1000).toFixed(0)} emails/s; ${ms(elapsed / ran)} per email`,
 );

@@ -13,6 +13,7 @@
  * largest imports 50,000 rows and exports all its matches as CSV. In-process app.request, one
  * server process's worth. Goals are printed beside the figures, never asserted.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { afterCommitSettled } from '../server/jobs/after-commit.ts';
@@ -255,6 +256,10 @@ async function measure(database: string, last: boolean): Promise<Column> {
       return `export: ${(rows - 1).toLocaleString('en-US')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`;
     })();
     const loaded: number[] = [];
+    // How long the process's event loop was held at a time while both ran (what a request waits
+    // before its turn, whatever the database does).
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
     while (busy > 0) {
       const started = performance.now();
       const response = await app.request(listUrl, { headers });
@@ -262,6 +267,7 @@ async function measure(database: string, last: boolean): Promise<Column> {
       loaded.push(performance.now() - started);
     }
     const [imported, exported] = await Promise.all([importing, exporting]);
+    lag.disable();
     const q95 = percentile(quiet, 95);
     const l95 = percentile(loaded, 95);
     console.log(`\nFairness on ${database}: the small organization's default list page`);
@@ -270,6 +276,9 @@ async function measure(database: string, last: boolean): Promise<Column> {
       `  while the largest imports and exports: p50 ${ms(percentile(loaded, 50))}  p95 ${ms(l95)} (${loaded.length} runs); ${imported}; ${exported}`,
     );
     console.log(`  p95 ratio ${(l95 / q95).toFixed(2)}× (goal ≤ 2×: ${l95 <= 2 * q95 ? 'met' : 'MISSED'})`);
+    console.log(
+      `  event loop delay meanwhile: p50 ${ms(lag.percentile(50) / 1e6)}, p99 ${ms(lag.percentile(99) / 1e6)}, max ${ms(lag.max / 1e6)}`,
+    );
   }
 
   return { database, total, large, small, sizes, runFairness, end: () => pool.end() };

@@ -6,6 +6,7 @@ import commonMailDomains from 'email-providers/common.json' with { type: 'json' 
 import type { EmailCorrection, EmployerAnswer, EmployerMethod } from '../../../src/contract/employers.ts';
 import type { Queryable } from '../../db/client.ts';
 import { arrayParam, queryRows } from '../../db/rows.ts';
+import { yieldingMap } from '../../jobs/yielding.ts';
 
 /**
  * Employer identification (issue #31): the one place that decides which catalogue company a gift
@@ -451,7 +452,9 @@ export async function identifyEmployers(
   records: readonly EmployerRecord[],
   options: EmployerOptions = {},
 ): Promise<Identified[]> {
-  const prepared = records.map((r, i) => {
+  // Both passes over the records are CPU work (spell-checking emails, fuzzy name matching):
+  // they give the event loop back every few milliseconds (yieldingMap).
+  const prepared = await yieldingMap(records, (r, i) => {
     const typed = (r.employer ?? '').trim();
     const rawEmail = (r.email ?? '').trim().toLowerCase() || null;
     const correction = rawEmail && options.correctEmails ? correctEmail(rawEmail) : null;
@@ -482,7 +485,7 @@ export async function identifyEmployers(
     byRecord.set(row.i, list);
   }
 
-  return prepared.map((p) => {
+  return yieldingMap(prepared, (p) => {
     const found = [...(byRecord.get(p.i) ?? []), ...(byRecord.get(coreIndex.get(p.core) ?? 0) ?? [])];
     const extra = { email: p.email, correction: p.correction };
     if (p.noEmployer) return { ...none(`typed ${quote(p.typed)}: no employer`, true), ...extra };
