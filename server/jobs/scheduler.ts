@@ -32,8 +32,13 @@ export type SchedulerOptions = {
    * A batch that fails is rolled back and its jobs run one at a time through `handlers`.
    */
   batchHandlers?: Record<string, BatchJobHandler>;
-  /** Jobs per batch of a batch kind. */
+  /**
+   * Jobs per batch of a batch kind. `batchLanes` batches run side by side (each its own
+   * transaction, SKIP LOCKED keeping them apart), so one batch is rendered in this process while
+   * PostgreSQL stores another.
+   */
   batchJobs?: number;
+  batchLanes?: number;
   /** Work to do before each round (e.g. scheduling the weekly digests), in its own transaction. */
   beforeRound?: (db: Db, now: Date) => Promise<void>;
   pollMs?: number;
@@ -67,6 +72,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const batchSize = options.batchSize ?? 200;
   const maxAttempts = options.maxAttempts ?? 5;
   const batchJobs = options.batchJobs ?? 1000;
+  const batchLanes = Math.max(1, options.batchLanes ?? 2);
   const batchHandlers = options.batchHandlers ?? {};
 
   async function claim(now: Date): Promise<number[]> {
@@ -208,11 +214,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const now = clock.now();
     await options.beforeRound?.(db, now);
     for (const [kind, handler] of Object.entries(batchHandlers)) {
-      for (;;) {
-        const batch = await runBatch(kind, handler, now);
-        ran += batch.ran;
-        if (batch.claimed < batchJobs) break;
-      }
+      const lane = async () => {
+        for (;;) {
+          const batch = await runBatch(kind, handler, now);
+          ran += batch.ran;
+          if (batch.claimed < batchJobs) break;
+        }
+      };
+      await Promise.all(Array.from({ length: batchLanes }, lane));
     }
     // Jobs a job schedules for now (none today) would run in the next round, not this one.
     for (;;) {
