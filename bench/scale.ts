@@ -175,12 +175,38 @@ async function measure(database: string, last: boolean): Promise<Column> {
     // The largest organization imports 50,000 rows and exports every match, both at once.
     // spec: an upload is limited to 4000 rows: 50,000 rows are 13 uploads, one after another.
     const run = Date.now().toString(36);
+    // Employers typed the way donors type them: the catalogue's names, some with a suffix, in
+    // capitals, misspelt (two letters swapped) or followed by an office, and some free text no
+    // company has; emails at the company's domain, at free mail (some misspelt) or elsewhere.
+    const catalogue = (
+      await pool.query<{ name: string; domain: string | null }>(
+        `select c.name, (select min(domain) from company_domains d where d.company_id = c.id) as domain
+         from companies c order by c.id`,
+      )
+    ).rows;
+    const typedEmployer = (i: number) => {
+      const c = catalogue[(i * 7919) % catalogue.length];
+      if (!c || i % 11 === 0) return i % 2 ? 'Retired' : `Family Business ${i % 97}`;
+      const swap = (t: string) => {
+        const at = 1 + (i % Math.max(1, t.length - 2));
+        return t.slice(0, at) + (t[at + 1] ?? '') + (t[at] ?? '') + t.slice(at + 2);
+      };
+      return [c.name, `${c.name}, Inc.`, c.name.toUpperCase(), swap(c.name), `${c.name} - Seattle Office`][
+        i % 5
+      ];
+    };
+    const emailOf = (i: number) => {
+      const c = catalogue[(i * 7919) % catalogue.length];
+      const local = `import${i}-${run}`;
+      if (c?.domain && i % 3 === 0) return `${local}@${c.domain}`;
+      return `${local}@${['gmail.com', 'gmial.com', 'yahoo.com', 'example.org', 'outlook.com'][i % 5]}`;
+    };
     const files: File[] = [];
     for (let start = 1; start <= 50_000; start += 4000) {
       const lines = ['Donor Name,Donor Email,Gift Amount,Donation Date,Employer,Transaction ID'];
       for (let i = start; i < Math.min(start + 4000, 50_001); i++)
         lines.push(
-          `"Import Donor ${i}",import${i}-${run}@example.org,"$${25 + (i % 400)}.00",2025-03-01,${i % 3 ? 'Acme Analytics' : 'Globex Logistics'},imp-${run}-${i}`,
+          `"Import Donor ${i}",${emailOf(i)},"$${25 + (i % 400)}.00",2025-03-01,"${typedEmployer(i)}",imp-${run}-${i}`,
         );
       files.push(new File([`${lines.join('\r\n')}\r\n`], 'donations.csv', { type: 'text/csv' }));
     }

@@ -198,3 +198,34 @@ describe('the parent company and the earlier gifts', () => {
     expect(withoutOrg.company_id).toBeNull();
   });
 });
+
+describe('a batch that repeats itself', () => {
+  it('answers each record as it would alone, whatever the others typed (texts and domains judged once)', async () => {
+    const records = [
+      { employer: 'Acme Analytcs', email: 'ann@gmial.com' },
+      { employer: 'Acme Analytcs', email: 'bo@gmial.com' },
+      { employer: 'ACME ANALYTICS LLC', email: 'cy@acme-analytics.example.com' },
+      { employer: 'Acme Analytcs', email: 'di@yaho.com' },
+      { employer: 'Birch Bank - Downtown Branch', email: 'ed@gmial.com' },
+      { employer: 'Acme Analytcs', email: 'fay@gmail.com' },
+      { employer: 'Retired', email: 'gus@gmial.com' },
+      { employer: '', email: 'hal@gmial.com' },
+    ];
+    const options = { correctEmails: true };
+    const batch = await identifyEmployers(t.db, [...records, ...records], options);
+    const alone = await Promise.all(records.map((r) => identifyEmployer(t.db, r, options)));
+    expect(batch).toEqual([...alone, ...alone]);
+    // Each record keeps its own address in its correction, not the first one's with that domain.
+    const corrected = [
+      'ann@gmail.com',
+      'bo@gmail.com',
+      null,
+      'di@yahoo.com',
+      'ed@gmail.com',
+      null,
+      'gus@gmail.com',
+      'hal@gmail.com',
+    ];
+    expect(batch.map((a) => a.correction?.to ?? null)).toEqual([...corrected, ...corrected]);
+  });
+});

@@ -170,14 +170,26 @@ export const isFreeMailDomain = (domain: string) => freeMail.has(domain);
  * transposed pair counts as one) from a common provider's domain, which the spell checker also
  * proposes. Anything further is left alone: 'acme.com' is not 'me.com'.
  */
-export function correctEmail(email: string): EmailCorrection | null {
+export function correctEmail(email: string, known?: Map<string, string | null>): EmailCorrection | null {
   const domain = emailDomain(email);
   if (!domain || commonMail.has(domain)) return null;
-  const suggestion = mailSpellChecker.run({ email });
-  if (!suggestion || !commonMail.has(suggestion.domain)) return null;
-  if (damerau(domain, suggestion.domain).steps !== 1) return null;
+  // The spelling of a domain is judged once per batch (`known`): an import names the same
+  // few domains again and again, and the checker's distances are its costliest part.
+  let corrected = known?.get(domain);
+  if (corrected === undefined) {
+    corrected = correctedDomain(domain);
+    known?.set(domain, corrected);
+  }
+  if (corrected === null) return null;
   const at = email.lastIndexOf('@');
-  return { from: email, to: `${email.slice(0, at)}@${suggestion.domain}` };
+  return { from: email, to: `${email.slice(0, at)}@${corrected}` };
+}
+
+/** The common mail domain a misspelt one stands for, or null (the checker judges domains alone). */
+function correctedDomain(domain: string): string | null {
+  const suggestion = mailSpellChecker.run({ email: `someone@${domain}` });
+  if (!suggestion || !commonMail.has(suggestion.domain)) return null;
+  return damerau(domain, suggestion.domain).steps === 1 ? suggestion.domain : null;
 }
 
 /** One catalogue candidate for one record, as the candidates statement returns it. */
@@ -454,10 +466,13 @@ export async function identifyEmployers(
 ): Promise<Identified[]> {
   // Both passes over the records are CPU work (spell-checking emails, fuzzy name matching):
   // they give the event loop back every few milliseconds (yieldingMap).
+  // An import names the same employers and domains again and again: each distinct domain's
+  // spelling and each distinct typed text's name match are worked out once per batch.
+  const domainSpelling = new Map<string, string | null>();
   const prepared = await yieldingMap(records, (r, i) => {
     const typed = (r.employer ?? '').trim();
     const rawEmail = (r.email ?? '').trim().toLowerCase() || null;
-    const correction = rawEmail && options.correctEmails ? correctEmail(rawEmail) : null;
+    const correction = rawEmail && options.correctEmails ? correctEmail(rawEmail, domainSpelling) : null;
     const email = correction ? correction.to : rawEmail;
     const domain = email ? emailDomain(email) : null;
     const noEmployer = typed !== '' && saysNoEmployer(typed);
@@ -485,12 +500,22 @@ export async function identifyEmployers(
     byRecord.set(row.i, list);
   }
 
+  const nameAnswers = new Map<string, ReturnType<typeof byName>>();
   return yieldingMap(prepared, (p) => {
     const found = [...(byRecord.get(p.i) ?? []), ...(byRecord.get(coreIndex.get(p.core) ?? 0) ?? [])];
     const extra = { email: p.email, correction: p.correction };
     if (p.noEmployer) return { ...none(`typed ${quote(p.typed)}: no employer`, true), ...extra };
     const domain = p.domain ? byDomain(found, p.domain) : null;
-    const name = p.core ? byName(found, p.typed) : null;
+    // A record's name and alias candidates are its typed text's alone (the core's index), so the
+    // answer is the same for every record that typed the same text.
+    let name: ReturnType<typeof byName> = null;
+    if (p.core) {
+      name = nameAnswers.get(p.typed) ?? null;
+      if (!nameAnswers.has(p.typed)) {
+        name = byName(byRecord.get(coreIndex.get(p.core) ?? 0) ?? [], p.typed);
+        nameAnswers.set(p.typed, name);
+      }
+    }
     const named = name && 'companyId' in name ? name : null;
     if (domain && named) {
       if (domain.companyId === named.companyId)
