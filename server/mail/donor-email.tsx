@@ -15,6 +15,7 @@ import {
 } from '@react-email/components';
 import type { ReactNode } from 'react';
 import type { TemplateStage, TemplateTexts, TemplateVariable } from '../../src/contract/email-templates.ts';
+import { yieldingMapAsync } from '../jobs/yielding.ts';
 import type { MailMessage } from './templates.ts';
 
 /** The value of every variable for one email (spec section 3), as plain text. */
@@ -387,50 +388,50 @@ export async function renderDonorEmails(inputs: readonly DonorEmailInput[]): Pro
     }
     return info;
   };
-  return Promise.all(
-    inputs.map(async (input) => {
-      const c = contentOf(input);
-      const hasMarks =
-        textsInfo(input.texts).marks ||
-        marked(JSON.stringify([input.values, input.links, input.supportEmail, input.to]));
-      if (hasMarks) return message(c, input, await renderHtml(c, input));
-      const escaped = new Map<string, string>();
-      const values = { ...input.values };
-      for (const [name, value] of Object.entries(input.values) as Array<[keyof VariableValues, string]>)
-        if (!literalVariables.has(name) && tokenisable(value)) {
-          values[name] = tokenOf(name);
-          escaped.set(name, escapeAsReact(value));
-        }
-      const links = { ...input.links };
-      for (const name of tokenLinks) {
-        const url = links[name];
-        if (typeof url === 'string' && /^https?:\/\//i.test(url) && tokenisable(url)) {
-          links[name] = tokenOf(`link.${name}`);
-          escaped.set(`link.${name}`, escapeAsReact(url));
-        }
+  // One after another, giving the event loop back every 10 ms: thousands of renders in one
+  // Promise.all ran as one long string of microtasks that no request could get between.
+  return yieldingMapAsync(inputs, async (input) => {
+    const c = contentOf(input);
+    const hasMarks =
+      textsInfo(input.texts).marks ||
+      marked(JSON.stringify([input.values, input.links, input.supportEmail, input.to]));
+    if (hasMarks) return message(c, input, await renderHtml(c, input));
+    const escaped = new Map<string, string>();
+    const values = { ...input.values };
+    for (const [name, value] of Object.entries(input.values) as Array<[keyof VariableValues, string]>)
+      if (!literalVariables.has(name) && tokenisable(value)) {
+        values[name] = tokenOf(name);
+        escaped.set(name, escapeAsReact(value));
       }
-      // The same texts object, stage and literal values and links: the same layout (texts are
-      // named by object, so equal texts in two objects only cost a second render).
-      const key = JSON.stringify([
-        textsInfo(input.texts).id,
-        input.stage,
-        values,
-        links,
-        input.supportEmail,
-        c.preheader,
-      ]);
-      let layout = layouts.get(key);
-      if (!layout) {
-        const tokenInput = { ...input, values, links };
-        layout = renderHtml({ ...contentOf(tokenInput), preheader: c.preheader }, tokenInput);
-        layouts.set(key, layout);
+    const links = { ...input.links };
+    for (const name of tokenLinks) {
+      const url = links[name];
+      if (typeof url === 'string' && /^https?:\/\//i.test(url) && tokenisable(url)) {
+        links[name] = tokenOf(`link.${name}`);
+        escaped.set(`link.${name}`, escapeAsReact(url));
       }
-      const html = (await layout).replace(tokenPattern, (_, name: string) => {
-        const value = escaped.get(name);
-        if (value === undefined) throw new Error(`no value for the email token ${name}`);
-        return value;
-      });
-      return message(c, input, html);
-    }),
-  );
+    }
+    // The same texts object, stage and literal values and links: the same layout (texts are
+    // named by object, so equal texts in two objects only cost a second render).
+    const key = JSON.stringify([
+      textsInfo(input.texts).id,
+      input.stage,
+      values,
+      links,
+      input.supportEmail,
+      c.preheader,
+    ]);
+    let layout = layouts.get(key);
+    if (!layout) {
+      const tokenInput = { ...input, values, links };
+      layout = renderHtml({ ...contentOf(tokenInput), preheader: c.preheader }, tokenInput);
+      layouts.set(key, layout);
+    }
+    const html = (await layout).replace(tokenPattern, (_, name: string) => {
+      const value = escaped.get(name);
+      if (value === undefined) throw new Error(`no value for the email token ${name}`);
+      return value;
+    });
+    return message(c, input, html);
+  });
 }

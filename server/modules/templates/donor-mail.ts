@@ -273,6 +273,27 @@ export async function renderMails(
     }
     return found;
   };
+  // In parts of `mailParts.rows`: a statement carrying 4,000 emails' HTML (an import's) is
+  // some 30 MB, whose parameters the driver builds and writes in one go on the event loop.
+  const rows = mailParts.rows;
+  for (let from = 0; from < recorded.length; from += rows)
+    await renderMailPart(tx, recorded.slice(from, from + rows), links, now, how, textsOf);
+}
+
+/**
+ * Emails rendered and stored per pair of statements (outbox rows, then their notification rows);
+ * a setting so the tests can cut a small batch into several parts.
+ */
+export const mailParts = { rows: 500 };
+
+async function renderMailPart(
+  tx: Queryable,
+  recorded: readonly Recorded[],
+  links: MailLinks,
+  now: Date,
+  how: 'insert' | 'update',
+  textsOf: (template: PlannedMail['template']) => TemplateTexts,
+): Promise<void> {
   const prepared: DonorEmailInput[] = [];
   for (const { id, mail: p } of recorded) {
     const faq = new URL('/portal/faq', links.publicUrl);
