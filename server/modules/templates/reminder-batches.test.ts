@@ -122,14 +122,42 @@ async function outcome(db: Db) {
   };
 }
 
-function scheduler(db: Db, batched: boolean, batchJobs = 7) {
+function scheduler(db: Db, batched: boolean, batchJobs = 7, batchLanes = 2) {
   return createScheduler({
     db,
     clock: manualClock(now),
     logger: memoryLogger(),
     handlers: workflowHandlers(links),
-    ...(batched ? { batchHandlers: workflowBatchHandlers(links), batchJobs } : {}),
+    ...(batched ? { batchHandlers: workflowBatchHandlers(links), batchJobs, batchLanes } : {}),
   });
+}
+
+/**
+ * An outcome without its row ids, in a stable order: what two lanes side by side must leave (their
+ * batches take ids in whichever order they commit, and the ids are in the signed links).
+ */
+async function outcomeWithoutIds(db: Db) {
+  const sorted = (rows: Row[]) => rows.map((r) => JSON.stringify(r)).sort();
+  return {
+    outbox: sorted(await queryRows<Row>(db, sql`select "to", subject, reply_to from outbox`)),
+    notifications: sorted(
+      await queryRows<Row>(
+        db,
+        sql`select n.donation_id, n.status_id, n.to_email, n.subject, n.template_id, n.stage, n.kind,
+              n.queued, (o.id is not null) as sent
+            from donation_notifications n left join outbox o on o.id = n.outbox_id`,
+      ),
+    ),
+    jobs: sorted(
+      await queryRows<Row>(
+        db,
+        sql`select kind, donation_id, payload -> 'stage' as stage, run_at, status from scheduled_jobs`,
+      ),
+    ),
+    deliveries: sorted(
+      await queryRows<Row>(db, sql`select webhook_id, donation_id, event from webhook_deliveries`),
+    ),
+  };
 }
 
 async function freshDatabase() {
@@ -150,18 +178,24 @@ describe('the day’s reminders in batches', () => {
   it('write the same emails, notifications, follow-up jobs and webhook events as one job at a time', async () => {
     const one = await freshDatabase();
     const batched = await freshDatabase();
+    const lanes = await freshDatabase();
     try {
       const jobs = await plantReminders(one.db, 30, true);
       await plantReminders(batched.db, 30, true);
+      await plantReminders(lanes.db, 30, true);
       expect(await scheduler(one.db, false).runDue()).toBe(jobs);
       // Batches of 7: the variety spreads over several batches, and the tail is a short one; each
-      // batch's emails are stored in parts of 3 (an import's 4,000 in parts of 500).
+      // batch's emails are stored in parts of 3 (an import's 4,000 in parts of 500). One lane, so
+      // the rows take their ids in the same order as one job at a time; then two lanes (what the
+      // server runs), whose batches take ids in whichever order they commit.
       mailParts.rows = 3;
       try {
-        expect(await scheduler(batched.db, true).runDue()).toBe(jobs);
+        expect(await scheduler(batched.db, true, 7, 1).runDue()).toBe(jobs);
+        expect(await scheduler(lanes.db, true, 7, 2).runDue()).toBe(jobs);
       } finally {
         mailParts.rows = 500;
       }
+      expect(await outcomeWithoutIds(lanes.db)).toEqual(await outcomeWithoutIds(one.db));
       const expected = await outcome(one.db);
       const got = await outcome(batched.db);
       // What the round is expected to have done (so equal outcomes are not two empty ones): 30
@@ -181,6 +215,7 @@ describe('the day’s reminders in batches', () => {
     } finally {
       await one.close();
       await batched.close();
+      await lanes.close();
     }
   }, 120_000);
 
