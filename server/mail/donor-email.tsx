@@ -388,8 +388,8 @@ export async function renderDonorEmails(inputs: readonly DonorEmailInput[]): Pro
     }
     return info;
   };
-  // One after another, giving the event loop back every 10 ms: thousands of renders in one
-  // Promise.all ran as one long string of microtasks that no request could get between.
+  // Eight at a time, giving the event loop back every 10 ms: thousands of renders started in one
+  // Promise.all all ran in one turn of the event loop, which no request could get between.
   return yieldingMapAsync(inputs, async (input) => {
     const c = contentOf(input);
     const hasMarks =

@@ -465,9 +465,9 @@ export async function identifyEmployers(
   options: EmployerOptions = {},
 ): Promise<Identified[]> {
   // Both passes over the records are CPU work (spell-checking emails, fuzzy name matching):
-  // they give the event loop back every few milliseconds (yieldingMap).
-  // An import names the same employers and domains again and again: each distinct domain's
-  // spelling and each distinct typed text's name match are worked out once per batch.
+  // they give the event loop back every few milliseconds (yieldingMap), and since an import
+  // names the same employers and domains again and again, each distinct domain's spelling and
+  // each distinct typed text's name match are worked out once per batch.
   const domainSpelling = new Map<string, string | null>();
   const prepared = await yieldingMap(records, (r, i) => {
     const typed = (r.employer ?? '').trim();
@@ -510,11 +510,9 @@ export async function identifyEmployers(
     // answer is the same for every record that typed the same text.
     let name: ReturnType<typeof byName> = null;
     if (p.core) {
+      if (!nameAnswers.has(p.typed))
+        nameAnswers.set(p.typed, byName(byRecord.get(coreIndex.get(p.core) ?? 0) ?? [], p.typed));
       name = nameAnswers.get(p.typed) ?? null;
-      if (!nameAnswers.has(p.typed)) {
-        name = byName(byRecord.get(coreIndex.get(p.core) ?? 0) ?? [], p.typed);
-        nameAnswers.set(p.typed, name);
-      }
     }
     const named = name && 'companyId' in name ? name : null;
     if (domain && named) {
