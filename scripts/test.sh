@@ -37,7 +37,7 @@ TEST_DB=pglite run npx vitest run
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 if node scripts/pg-available.mjs; then
   step "Server tests on PostgreSQL (${DATABASE_URL%%@*}@…)"
-  TEST_DB=postgres run npx vitest run --project server
+  TEST_DB=postgres run npx vitest run --project 'server*'
 else
   step "PostgreSQL did not answer at DATABASE_URL: the server suites ran on PGlite only"
 fi
