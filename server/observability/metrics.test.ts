@@ -17,6 +17,10 @@ import { startProcessMetrics } from './metrics.ts';
 /** Ports of this file's servers: E2E_PORT 9500's range (+1 … +50). */
 const metricsPort = 9531;
 const appPort = 9532;
+// The second server of a test listens elsewhere: fetch keeps connections to the first one alive,
+// and may pick one for a request before it has seen that the shutdown closed it ("other side closed").
+const guardedMetricsPort = 9535;
+const guardedAppPort = 9536;
 const token = 'metrics-token-0123456789abcdef0123';
 
 let testDatabase: TestDatabase;
@@ -158,23 +162,23 @@ describe('where /metrics answers', () => {
     }
     const guarded = await startServer({
       config: testConfig({
-        port: appPort,
+        port: guardedAppPort,
         host: '127.0.0.1',
         logRequests: false,
-        metrics: { token, port: metricsPort, host: '127.0.0.1' },
+        metrics: { token, port: guardedMetricsPort, host: '127.0.0.1' },
       }),
       database: { ...database, close: async () => {} },
       logger: memoryLogger(),
     });
     try {
-      expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status).toBe(401);
-      const ok = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, {
+      expect((await fetch(`http://127.0.0.1:${guardedMetricsPort}/metrics`)).status).toBe(401);
+      const ok = await fetch(`http://127.0.0.1:${guardedMetricsPort}/metrics`, {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(ok.status).toBe(200);
       expect(
         (
-          await fetch(`http://127.0.0.1:${appPort}/metrics`, {
+          await fetch(`http://127.0.0.1:${guardedAppPort}/metrics`, {
             headers: { authorization: `Bearer ${token}` },
           })
         ).status,
