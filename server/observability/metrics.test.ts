@@ -199,8 +199,8 @@ describe('what /metrics says', () => {
     // Counted from a "before": the registry is the process's, and other test files in this worker
     // (vitest.config.ts: the server suites share modules) have already sent requests.
     const started = sampleValue(before.samples, 'http_requests_total', orgRoute) ?? 0;
-    const notFound = { route: '/api/donation/:id', status: '404' };
-    const unmatched = { route: 'unmatched', status: '404' };
+    const notFound = { method: 'GET', route: '/api/donation/:id', status: '404' };
+    const unmatched = { method: 'GET', route: 'unmatched', status: '404' };
     const notFoundBefore = sampleValue(before.samples, 'http_requests_total', notFound) ?? 0;
     const unmatchedBefore = sampleValue(before.samples, 'http_requests_total', unmatched) ?? 0;
     for (let i = 0; i < 3; i += 1)
