@@ -36,7 +36,7 @@ export type CapturedStatement = { query: string; params: unknown[] };
  * The app in-process on a bench database (migrated to the newest schema), with a pool for direct
  * SQL and a switch that records every statement the app sends while it is on.
  */
-export async function openBenchApp(database: string) {
+export async function openBenchApp(database: string, options: { renderThread?: boolean } = {}) {
   const pool = new pg.Pool({
     connectionString: benchDatabaseUrl(database),
     max: 10,
@@ -53,13 +53,17 @@ export async function openBenchApp(database: string) {
   }) as unknown as Db;
   // A database generated before the newest migrations gets them (idempotent).
   await migrate(db as unknown as Parameters<typeof migrate>[0], { migrationsFolder });
-  const { app } = createApp({ config: benchConfig(), db, logger: memoryLogger() });
+  // With its DATABASE_URL, as a server on PostgreSQL runs: an import's emails render in the
+  // render thread (server/modules/templates/render-thread.ts), unless `renderThread: false`.
+  const url = options.renderThread === false ? undefined : benchDatabaseUrl(database);
+  const { app } = createApp({ config: benchConfig(url), db, logger: memoryLogger() });
   return { pool, db, app, capture };
 }
 
 /** The app's configuration in the benchmarks (no rate limits in the way). */
-export function benchConfig() {
+export function benchConfig(databaseUrl?: string) {
   return loadConfig({
+    DATABASE_URL: databaseUrl,
     JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-signing',
     DATA_DIR: path.join(tmpdir(), 'twofold-bench-data'),
     PUBLIC_URL: 'http://portal.bench',

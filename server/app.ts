@@ -49,7 +49,10 @@ export function createApp(options: AppOptions) {
   const storage = options.storage ?? configuredStorage(config);
   const lifecycle = options.lifecycle ?? { draining: false };
   const clock = options.clock ?? systemClock;
-  const notifier = matchNotifier({ ...config, clock });
+  const notifier = matchNotifier(
+    { ...config, clock },
+    { renderOffThread: clock === systemClock ? config.databaseUrl : undefined },
+  );
   const deps: Deps = { db, config, logger, storage, lifecycle, clock, notifier };
   const app = new Hono<AppEnv>();
   // Paths as logged: the token segments of token-bearing routes and pages replaced by their name.
@@ -122,7 +125,7 @@ export function createApp(options: AppOptions) {
     return c.json({ message: httpMessages.internal }, 500);
   });
 
-  return { app, routes, storage, lifecycle };
+  return { app, routes, storage, lifecycle, notifier };
 }
 
 export type App = ReturnType<typeof createApp>['app'];

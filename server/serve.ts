@@ -23,7 +23,7 @@ import { packetDelivered } from './modules/esign/esign.service.ts';
 import { recheckSendingDomains, senderFor } from './modules/sending-domain/sending-domain.service.ts';
 import { metricsResponse } from './modules/system/metrics.routes.ts';
 import { scheduleDigests } from './modules/templates/digest.ts';
-import { renderQueuedMails } from './modules/templates/mail-queue.ts';
+import { closeRenderThread } from './modules/templates/render-thread.ts';
 import { workflowBatchHandlers, workflowHandlers } from './modules/templates/workflow.ts';
 import { startProcessMetrics } from './observability/metrics.ts';
 
@@ -105,7 +105,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // Find employers runs (issue #31) a restart left open, and any a start's own kick missed.
   const screeningWorker = createScreeningWorker({ db: database.db, logger });
   screeningWorker.start();
-  const { app, storage } = createApp({
+  const { app, storage, notifier } = createApp({
     ...options.app,
     config,
     db: database.db,
@@ -123,7 +123,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     storage,
     afterSent: packetDelivered,
     senderFor: (organizationId) => senderFor(database.db, config, organizationId),
-    renderQueued: () => renderQueuedMails(database.db, { ...config, clock: options.clock ?? systemClock }),
+    // The app's own renderer: on PostgreSQL its thread, so a round never renders an import's emails
+    // on the event loop (the batches lock their rows: the import's render and this one share them).
+    renderQueued: () => notifier.renderQueued(database.db),
   });
   worker.start();
   // Workers wake when work is committed (LISTEN/NOTIFY, server/jobs/wakeups.ts) and still poll:
@@ -186,6 +188,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         server.closeAllConnections();
       }
       transport.close?.();
+      await closeRenderThread();
       await database.close();
       return { forced: outcome === 'expired' };
     })();

@@ -162,6 +162,8 @@ export async function createTestContext(
     config,
     logger,
     database,
+    /** PostgreSQL only: the database's URL (a server process or thread a test starts opens it). */
+    url: testDatabase.url,
     close: async () => {
       // An import's emails may still be rendering in the background.
       await afterCommitSettled(database.db);

@@ -18,7 +18,8 @@ import {
   templateTypeOfStatus,
   unsubscribedAmong,
 } from '../templates/donor-mail.ts';
-import { renderQueuedMails } from '../templates/mail-queue.ts';
+import { hasQueuedMails, renderQueuedMails } from '../templates/mail-queue.ts';
+import { renderQueuedOffThread } from '../templates/render-thread.ts';
 
 /**
  * The statuses a donor is emailed about, and why: the donor has something to do, or should know
@@ -57,10 +58,22 @@ export type NotificationLinks = MailLinks & { clock?: Clock | undefined };
  * The notifier the donations service is handed (it records matches without importing the mail
  * side): `notifyMatches` and `renderQueuedMails` with these links.
  */
-export function matchNotifier(links: NotificationLinks): MatchNotifier {
+export function matchNotifier(
+  links: NotificationLinks,
+  options: {
+    /**
+     * PostgreSQL's URL: queued emails are rendered in a worker thread with its own connection
+     * (render-thread.ts). Only on the system clock: a test's manual clock stays in this thread.
+     */
+    renderOffThread?: string | undefined;
+  } = {},
+): MatchNotifier {
+  const url = options.renderOffThread;
   return {
-    notify: (tx, donationIds, options) => notifyMatches(tx, donationIds, links, options),
-    renderQueued: (db) => renderQueuedMails(db, links),
+    notify: (tx, donationIds, notifyOptions) => notifyMatches(tx, donationIds, links, notifyOptions),
+    renderQueued: url
+      ? async (db) => ((await hasQueuedMails(db)) ? (await renderQueuedOffThread(url, links)).rendered : 0)
+      : (db) => renderQueuedMails(db, links),
   };
 }
 

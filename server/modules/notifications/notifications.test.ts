@@ -1,6 +1,8 @@
+import { threadId } from 'node:worker_threads';
 import { solveChallenge } from 'altcha-lib/v1';
 import { desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../app.ts';
 import {
   companies,
   donationNotifications,
@@ -15,10 +17,15 @@ import { afterCommitSettled } from '../../jobs/after-commit.ts';
 import { createMailWorker } from '../../jobs/mail-worker.ts';
 import type { MailMessage } from '../../mail/templates.ts';
 import { call, demoOrganizationIds, readyForMatching, signIn } from '../../test-helpers.ts';
-import { createTestContext, type TestContext } from '../../testing.ts';
+import { createTestContext, type TestContext, testDb } from '../../testing.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { hashToken, signDonorToken } from '../auth/tokens.ts';
 import { renderQueuedMails } from '../templates/mail-queue.ts';
+import {
+  closeRenderThread,
+  renderQueuedOffThread,
+  renderThreadCompleted,
+} from '../templates/render-thread.ts';
 import { notifyMatches } from './notifications.service.ts';
 
 let t: TestContext;
@@ -62,7 +69,10 @@ beforeAll(async () => {
   token.reader = await signIn(t.app, 'reader@twofold.test');
   token.outsider = await signIn(t.app, 'outsider-n@example.org', 'outsider-pass');
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await closeRenderThread();
+  await t.close();
+});
 beforeEach(async () => {
   await t.db.delete(donations);
   await t.db.delete(outbox);
@@ -384,7 +394,25 @@ describe('GET /api/notification/{id}/preview', () => {
 });
 
 describe('other paths that set a status', () => {
-  it('the import emails each new match donor once, one per donor, in its transaction', async () => {
+  it('the import emails each new match donor once, one per donor, in its transaction', () =>
+    importEmailsEachDonorOnce(t.app));
+
+  it.runIf(testDb === 'postgres')(
+    "on PostgreSQL, the import's emails are rendered in the render thread, the same way",
+    async () => {
+      // As the server runs with DATABASE_URL: the notifier hands the rendering to the thread.
+      const { app } = createApp({
+        config: { ...t.config, databaseUrl: t.url },
+        db: t.db,
+        logger: memoryLogger(),
+      });
+      const before = renderThreadCompleted();
+      await importEmailsEachDonorOnce(app);
+      expect(renderThreadCompleted()).toBe(before + 1);
+    },
+  );
+
+  async function importEmailsEachDonorOnce(app: TestContext['app']) {
     const [parent] = await t.db.select().from(organizations).where(eq(organizations.id, org.parent));
     const [chapter] = await t.db.select().from(organizations).where(eq(organizations.id, org.chapter));
     const csv = [
@@ -408,7 +436,7 @@ describe('other paths that set a status', () => {
         organization: 'organization_name',
       }),
     );
-    const res = await t.app.request(`/api/organization/${org.parent}/donation/import-file/Upload`, {
+    const res = await app.request(`/api/organization/${org.parent}/donation/import-file/Upload`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token.writer}` },
       body: form,
@@ -444,7 +472,7 @@ describe('other paths that set a status', () => {
       expect(mail.html).toMatch(/open\.gif\?t=[A-Za-z0-9_-]{43}"/);
       expect(notification.html).toBe(mail.html.replace(/<img [^>]*open\.gif[^>]*>/, ''));
     }
-  });
+  }
 
   it('the donor changing their company on their edit screen is emailed about the new status', async () => {
     const d = await create({
@@ -608,6 +636,29 @@ describe('emails recorded now and rendered after the commit (an import queues it
     expect(rows.map((r) => r.id)).toContain(kept);
     expect(rows.map((r) => r.id)).not.toContain(queuedId);
   });
+
+  it.runIf(testDb === 'postgres')(
+    'on PostgreSQL, renders in a thread of its own with its own connection, each email once',
+    async () => {
+      const d = await create();
+      const [queuedId] = await queueFor(d.id);
+      const answer = await renderQueuedOffThread(t.url ?? '', t.config);
+      expect(answer.rendered).toBe(1);
+      expect(answer.threadId).not.toBe(threadId);
+      expect((await renderQueuedOffThread(t.url ?? '', t.config)).rendered).toBe(0);
+      const [mail] = await mailTo(d.donor.email);
+      const [row] = await t.db
+        .select()
+        .from(donationNotifications)
+        .where(eq(donationNotifications.id, queuedId ?? 0));
+      expect(row).toMatchObject({ queued: false, outbox_id: mail?.id, subject: mail?.subject });
+      expect(mail?.html).toContain('Hi Jordan,');
+      expect(row?.html).toBe(mail?.html.replace(/<img [^>]*open\.gif[^>]*>/, ''));
+      // Its links are signed with this server's secret: the open image counts the open.
+      const pixel = mail?.html.match(/open\.gif\?t=([A-Za-z0-9_-]+)/)?.[1] ?? '';
+      expect(hashToken(pixel)).toBe(row?.open_token_hash);
+    },
+  );
 
   it('two renderers at once render each queued email once', async () => {
     const matches = [await create(), await create(), await create()];

@@ -14,6 +14,20 @@ import { emailCompanyName, matchFacts, type PlannedMail, renderMails } from './d
  * too, so emails queued by a process that stopped before rendering them still go out.
  */
 
+/**
+ * Whether any email waits to be rendered. The mail worker asks every round: with nothing queued
+ * (almost always) one index probe answers, not a transaction of three statements (nor a task for
+ * the render thread).
+ */
+export async function hasQueuedMails(db: Db): Promise<boolean> {
+  const [any] = await db
+    .select({ id: donationNotifications.id })
+    .from(donationNotifications)
+    .where(eq(donationNotifications.queued, true))
+    .limit(1);
+  return any !== undefined;
+}
+
 /** Emails rendered per transaction. */
 const queueBatch = 500;
 
@@ -24,14 +38,7 @@ const queueBatch = 500;
  * deleted meanwhile is dropped. Returns how many were rendered.
  */
 export async function renderQueuedMails(db: Db, links: NotificationLinks): Promise<number> {
-  // The mail worker asks every round: with nothing queued (almost always) one index probe
-  // answers, not a transaction of three statements.
-  const [any] = await db
-    .select({ id: donationNotifications.id })
-    .from(donationNotifications)
-    .where(eq(donationNotifications.queued, true))
-    .limit(1);
-  if (!any) return 0;
+  if (!(await hasQueuedMails(db))) return 0;
   let rendered = 0;
   for (;;) {
     const batch = await db.transaction(async (tx) => {
