@@ -39,7 +39,7 @@ export function renderQueuedOffThread(databaseUrl: string, links: MailLinks): Pr
   return started().run({ databaseUrl, links: { publicUrl, supportEmail, jwtSecret } });
 }
 
-/** Renders the thread has finished since the process started (tests, metrics). */
+/** Renders the thread has finished since the process started (the tests check the import uses it). */
 export const renderThreadCompleted = (): number => pool?.completed ?? 0;
 
 /** Stops the thread (shutdown, after the last import's emails were waited for). */
